@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "event_json.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static bool is_utf8(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = s[i];
+		size_t n;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (len - i <= n)
+			return false;
+		for (size_t k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		/* Reject overlong forms, surrogates and values past U+10FFFF. */
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+/*
+ * Add a kernel string of at most max bytes. Bytes that are not UTF-8 cannot
+ * go into JSON as they are: they are then written as hex, and "<key>_encoding"
+ * says so.
+ */
+static void add_bytes(json_object *obj, const char *key, const char *buf, size_t max)
+{
+	size_t len = strnlen(buf, max);
+	char enc_key[64];
+	char *hex;
+
+	if (is_utf8((const unsigned char *)buf, len)) {
+		json_object_object_add(obj, key, json_object_new_string_len(buf, (int)len));
+		return;
+	}
+	hex = malloc(2 * len + 1);
+	if (!hex)
+		return;
+	for (size_t i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", (unsigned char)buf[i]);
+	json_object_object_add(obj, key, json_object_new_string(hex));
+	snprintf(enc_key, sizeof(enc_key), "%s_encoding", key);
+	json_object_object_add(obj, enc_key, json_object_new_string("hex"));
+	free(hex);
+}
+
+static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offset_ns)
+{
+	int64_t ns = (int64_t)ktime_ns + realtime_offset_ns;
+	time_t secs = (time_t)(ns / 1000000000);
+	char stamp[64];
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	snprintf(stamp, sizeof(stamp), "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (long)(ns % 1000000000) / 1000);
+	json_object_object_add(obj, "time", json_object_new_string(stamp));
+	json_object_object_add(obj, "mono_ns", json_object_new_uint64(ktime_ns));
+}
+
+static const char *verdict_name(uint32_t verdict)
+{
+	switch (verdict) {
+	case ARGGUARD_VERDICT_ALLOW:
+		return "allow";
+	case ARGGUARD_VERDICT_DENY:
+		return "deny";
+	}
+	return "unknown";
+}
+
+char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
+{
+	bool exact = e->flags & ARGGUARD_EV_EXACT_SIZES;
+	json_object *obj = json_object_new_object();
+	char *line;
+
+	if (!obj)
+		return NULL;
+	add_time(obj, e->ktime_ns, realtime_offset_ns);
+	json_object_object_add(obj, "verdict", json_object_new_string(verdict_name(e->verdict)));
+	json_object_object_add(obj, "limit", json_object_new_string("max_total_bytes"));
+	json_object_object_add(obj, "limit_value", json_object_new_uint64(e->limit));
+	json_object_object_add(obj, "pid", json_object_new_int64(e->pid));
+	json_object_object_add(obj, "uid", json_object_new_int64(e->uid));
+	json_object_object_add(obj, "gid", json_object_new_int64(e->gid));
+	add_bytes(obj, "comm", e->comm, sizeof(e->comm));
+	add_bytes(obj, "filename", e->filename, sizeof(e->filename));
+	json_object_object_add(obj, "argc", json_object_new_int(e->argc));
+	json_object_object_add(obj, "envc", json_object_new_int(e->envc));
+	json_object_object_add(obj, "total_bytes", json_object_new_uint64(e->total_bytes));
+	json_object_object_add(obj, "argv_bytes",
+			       exact ? json_object_new_uint64(e->argv_bytes) : NULL);
+	json_object_object_add(obj, "envp_bytes",
+			       exact ? json_object_new_uint64(e->envp_bytes) : NULL);
+	json_object_object_add(obj, "orig_argc", exact ? json_object_new_int(e->orig_argc) : NULL);
+	json_object_object_add(obj, "sizes", json_object_new_string(exact ? "exact" : "derived"));
+
+	line = strdup(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+								  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(obj);
+	return line;
+}

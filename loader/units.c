@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+
+int parse_bytes(const char *text, uint64_t *bytes)
+{
+	unsigned long long value;
+	unsigned int shift = 0;
+	char *end;
+
+	/* strtoull would accept leading blanks and a minus sign. */
+	if (!text || !isdigit((unsigned char)text[0]))
+		return -EINVAL;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k':
+	case 'K':
+		shift = 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		shift = 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		shift = 30;
+		end++;
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (*end != '\0')
+		return -EINVAL;
+	if (shift && value > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*bytes = (uint64_t)value << shift;
+	return 0;
+}

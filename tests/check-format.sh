@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Check that every C file is formatted by the repository's .clang-format.
+set -euo pipefail
+
+main() {
+	cd "$(dirname "$0")/.."
+	git ls-files --cached --others --exclude-standard -- '*.c' '*.h' |
+		grep -v '^kernel-patches/' | xargs -r clang-format --dry-run -Werror
+}
+
+main "$@"

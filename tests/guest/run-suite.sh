@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run every guest test case and report TAP 13 on stdout.
+set -uo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/lib.sh"
+
+main() {
+	local f t n=0 failed=0 out
+	for f in "$HERE"/cases/*.sh; do
+		source "$f"
+	done
+	mapfile -t tests < <(compgen -A function test_)
+	echo "TAP version 13"
+	echo "1..${#tests[@]}"
+	for t in "${tests[@]}"; do
+		n=$((n + 1))
+		out=$("$t" 2>&1)
+		if (($? == 0)); then
+			echo "ok $n - ${t#test_}"
+		else
+			echo "not ok $n - ${t#test_}"
+			failed=$((failed + 1))
+		fi
+		[[ -z $out ]] || sed 's/^/# /' <<<"$out"
+	done
+	((failed == 0))
+}
+
+main "$@"

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "event_json.h"
+
+static struct argguard_event sample(void)
+{
+	struct argguard_event e = {
+		.ktime_ns = 5000000000ULL,
+		.argv_bytes = 4194304,
+		.envp_bytes = 17,
+		.total_bytes = 4194321,
+		.limit = 1048576,
+		.verdict = ARGGUARD_VERDICT_DENY,
+		.flags = ARGGUARD_EV_EXACT_SIZES,
+		.pid = 42,
+		.uid = 1000,
+		.gid = 100,
+		.argc = 33,
+		.envc = 1,
+		.orig_argc = 33,
+	};
+
+	strcpy(e.comm, "execsize");
+	strcpy(e.filename, "/bin/true");
+	return e;
+}
+
+static json_object *parse(const struct argguard_event *e, int64_t offset)
+{
+	char *line = event_to_json(e, offset);
+	json_object *obj;
+
+	CHECK(line && !strchr(line, '\n'), "formats to a single line");
+	obj = line ? json_tokener_parse(line) : NULL;
+	CHECK(obj != NULL, "the line parses as JSON: %s", line ? line : "(null)");
+	free(line);
+	return obj;
+}
+
+static const char *str(json_object *obj, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(obj, key, &v) ? json_object_get_string(v) : "(missing)";
+}
+
+static int64_t num(json_object *obj, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(obj, key, &v) ? json_object_get_int64(v) : -1;
+}
+
+static void exact_event_carries_every_field(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj = parse(&e, 1700000000LL * 1000000000LL);
+
+	if (!obj)
+		return;
+	CHECK(!strcmp(str(obj, "time"), "2023-11-14T22:13:25.000000Z"), "time is UTC: %s",
+	      str(obj, "time"));
+	CHECK(!strcmp(str(obj, "verdict"), "deny"), "verdict is deny");
+	CHECK(num(obj, "argv_bytes") == 4194304, "argv_bytes is exact");
+	CHECK(num(obj, "envp_bytes") == 17, "envp_bytes is exact");
+	CHECK(num(obj, "total_bytes") == 4194321, "total_bytes is the sum");
+	CHECK(num(obj, "limit_value") == 1048576, "limit_value is the limit crossed");
+	CHECK(num(obj, "orig_argc") == 33, "orig_argc is carried");
+	CHECK(!strcmp(str(obj, "filename"), "/bin/true"), "filename is unescaped: %s",
+	      str(obj, "filename"));
+	CHECK(!strcmp(str(obj, "sizes"), "exact"), "sizes says exact");
+	json_object_put(obj);
+}
+
+static void derived_event_leaves_split_sizes_null(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj, *v;
+
+	e.flags = 0;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(json_object_object_get_ex(obj, "argv_bytes", &v) && v == NULL,
+	      "argv_bytes is null when the kernel cannot tell");
+	CHECK(!strcmp(str(obj, "sizes"), "derived"), "sizes says derived");
+	json_object_put(obj);
+}
+
+static void odd_bytes_stay_valid_json(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	strcpy(e.filename, "/tmp/a\"b\\c\nd\x01");
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!strcmp(str(obj, "filename"), "/tmp/a\"b\\c\nd\x01"),
+		      "quotes and control bytes round-trip");
+		json_object_put(obj);
+	}
+
+	strcpy(e.filename, "/tmp/\xff\xfe");
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!strcmp(str(obj, "filename"), "2f746d702ffffe"), "invalid UTF-8 is hex: %s",
+		      str(obj, "filename"));
+		CHECK(!strcmp(str(obj, "filename_encoding"), "hex"), "and says so");
+		json_object_put(obj);
+	}
+
+	memset(e.filename, 'x', sizeof(e.filename)); /* no NUL at all */
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(strlen(str(obj, "filename")) == sizeof(e.filename),
+		      "an unterminated filename stops at the buffer's end");
+		json_object_put(obj);
+	}
+}
+
+int main(void)
+{
+	exact_event_carries_every_field();
+	derived_event_leaves_split_sizes_null();
+	odd_bytes_stay_valid_json();
+	return check_done();
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install, from Debian 12's own packages, everything argguard needs to build
+# the guest kernel, the guest, argguard itself and its tests.
+set -euo pipefail
+
+PACKAGES=(
+	# guest kernel: the source, and what builds it with BTF
+	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev dwarves
+	cpio kmod rsync xz-utils git
+	# guest: root file system and emulator
+	debootstrap e2fsprogs qemu-system-x86
+	# argguard
+	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev
+	# tests
+	clang-format jq
+)
+
+main() {
+	local sudo=()
+	((EUID == 0)) || sudo=(sudo)
+	"${sudo[@]}" apt-get update -q
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends \
+		"${PACKAGES[@]}"
+}
+
+main "$@"

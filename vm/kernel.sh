@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the guest kernel: Debian's linux-source-6.1 plus kernel-patches/series,
+# configured from vm/kernel.config. Prints the directory holding bzImage,
+# config and vmlinux.h. The result is cached under a hash of the tarball, the
+# patches and the fragment; unchanged inputs are never rebuilt.
+#
+# usage: vm/kernel.sh [--stock]    --stock builds without the patch series
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+TARBALL=${ARGGUARD_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+FRAGMENT=$ARGGUARD_ROOT/vm/kernel.config
+PATCHES=$ARGGUARD_ROOT/kernel-patches
+WORK=$ARGGUARD_CACHE/linux
+SRC=$WORK/src # a git tree: tag "pristine" is the tarball, as unpacked
+OUT=$WORK/build # one O= tree, so a changed input rebuilds only what it touches
+MAKE=(make -C "$SRC" O="$OUT" ARCH=x86_64 -j"$(nproc)")
+
+series_files() {
+	local p
+	while read -r p; do
+		[[ -z $p || $p == \#* ]] && continue
+		[[ -f $PATCHES/$p ]] || die "kernel-patches/series names a missing patch: $p"
+		printf '%s\n' "$PATCHES/$p"
+	done <"$PATCHES/series"
+}
+
+unpack_tarball() {
+	local sum=$1
+	[[ -f $SRC/.argguard-tarball ]] && [[ $(cat "$SRC/.argguard-tarball") == "$sum" ]] && return
+	log "unpacking $TARBALL"
+	rm -rf "$SRC" "$OUT"
+	mkdir -p "$SRC"
+	tar -xJf "$TARBALL" -C "$SRC" --strip-components=1
+	# Debian's top-level .gitignore ignores everything, hence -f.
+	git -C "$SRC" init -q
+	git -C "$SRC" add -f -A
+	git -C "$SRC" -c user.name=argguard -c user.email=argguard@localhost \
+		commit -q -m "pristine $(basename "$TARBALL")"
+	git -C "$SRC" tag -f pristine >/dev/null
+	printf '%s\n' "$sum" >"$SRC/.argguard-tarball"
+}
+
+# Reset the tree to the tarball, keeping the mtime of every file that does not
+# change, then apply the series as commits so each one can be built alone.
+apply_series() {
+	local p
+	git -C "$SRC" am --abort >/dev/null 2>&1 || true
+	git -C "$SRC" checkout -q -f -B argguard pristine
+	git -C "$SRC" clean -q -f -d -x -e /.argguard-tarball
+	for p in "$@"; do
+		git -C "$SRC" -c user.name=argguard -c user.email=argguard@localhost \
+			am -q --keep-cr "$p" ||
+			die "patch does not apply cleanly: ${p#"$ARGGUARD_ROOT"/}"
+	done
+}
+
+# allnoconfig with the fragment forced in, then check that nothing we need was
+# dropped: BPF_LSM, for one, vanishes silently when a dependency is missing.
+configure() {
+	local line sym lost=()
+	"${MAKE[@]}" -s KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig
+	"${MAKE[@]}" -s olddefconfig
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$OUT/.config" || lost+=("${line%%=*}")
+			;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }
+			sym=${sym%% *}
+			! grep -q "^$sym=" "$OUT/.config" || lost+=("$sym (wanted off)")
+			;;
+		esac
+	done <"$FRAGMENT"
+	((${#lost[@]} == 0)) || die "kernel config dropped required symbols: ${lost[*]}"
+}
+
+build() {
+	"${MAKE[@]}" -s bzImage
+}
+
+export_artefacts() {
+	local dest=$1 tmp=$1.tmp.$$
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	cp "$OUT/arch/x86/boot/bzImage" "$OUT/.config" "$OUT/System.map" "$tmp/"
+	git -C "$SRC" log --oneline pristine..HEAD >"$tmp/patches"
+	bpftool btf dump file "$OUT/vmlinux" format c >"$tmp/vmlinux.h"
+	rm -rf "$dest"
+	mv "$tmp" "$dest"
+}
+
+main() {
+	local stock=0 tarsum key dest
+	local -a patches=()
+	[[ ${1:-} == --stock ]] && stock=1
+	[[ -f $TARBALL ]] || die "missing $TARBALL: install the linux-source-6.1 package"
+	((stock)) || mapfile -t patches < <(series_files)
+
+	tarsum=$(sha256sum <"$TARBALL" | cut -c1-64)
+	key=$( (printf '%s\n' "$tarsum"; cat "$FRAGMENT" "${patches[@]}") | sha256sum | cut -c1-16)
+	((stock)) && key=stock-$key || key=patched-$key
+	dest=$ARGGUARD_CACHE/kernel/$key
+	if [[ -f $dest/bzImage ]]; then
+		log "kernel $key is cached"
+		printf '%s\n' "$dest"
+		return
+	fi
+
+	mkdir -p "$WORK"
+	exec 9>"$WORK/lock"
+	flock 9
+	step "unpack kernel source" unpack_tarball "$tarsum"
+	step "apply kernel-patches/series" apply_series "${patches[@]}"
+	step "configure kernel" configure
+	step "build kernel $key" build
+	step "export kernel artefacts" export_artefacts "$dest"
+	printf '%s\n' "$dest"
+}
+
+main "$@"

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the guest with argguard installed and run one job in it: the guest
+# test suite or the demo. The job's output (TAP for the suite) is printed on
+# stdout and saved; the serial console goes to a log. Exits with the job's
+# status; a panic, hang or missing result is a failure that shows the
+# console's tail.
+#
+# usage: vm/run.sh --kernel DIR --build DIR --job suite|demo [--out DIR]
+#                  [--timeout SECONDS]
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+
+KERNEL= BUILD= JOB= OUT= TIMEOUT=1200
+
+usage() {
+	sed -n 's/^# \{0,1\}//; 3,11p' "$0" >&2
+	exit 2
+}
+
+parse_args() {
+	while (($#)); do
+		case $1 in
+		--kernel) KERNEL=$2 ;;
+		--build) BUILD=$2 ;;
+		--job) JOB=$2 ;;
+		--out) OUT=$2 ;;
+		--timeout) TIMEOUT=$2 ;;
+		*) usage ;;
+		esac
+		shift 2 || usage
+	done
+	[[ -f $KERNEL/bzImage ]] || die "--kernel must name a vm/kernel.sh output (no bzImage in '$KERNEL')"
+	[[ -x $BUILD/argguard ]] || die "--build must name a build tree with argguard in it"
+	[[ $JOB == suite || $JOB == demo ]] || die "--job must be suite or demo"
+	OUT=${OUT:-$BUILD/vm-$JOB}
+}
+
+# What every run installs fresh on top of the cached base.
+install_argguard() {
+	local root=$1 tests=$1/usr/lib/argguard/tests
+	install -D -m 0755 "$BUILD/argguard" "$root/usr/sbin/argguard"
+	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.service" \
+		"$root/usr/lib/systemd/system/argguard.service"
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+	echo 'ARGGUARD_OPTS="--max-total-bytes 1M"' >"$root/etc/default/argguard"
+	ln -sf /usr/lib/systemd/system/argguard.service \
+		"$root/etc/systemd/system/multi-user.target.wants/argguard.service"
+
+	install -D -m 0644 "$ARGGUARD_ROOT/vm/guest-job.service" \
+		"$root/etc/systemd/system/argguard-guest-job.service"
+	ln -sf /etc/systemd/system/argguard-guest-job.service \
+		"$root/etc/systemd/system/multi-user.target.wants/argguard-guest-job.service"
+	mkdir -p "$tests/bin"
+	cp -r "$ARGGUARD_ROOT/tests/guest/." "$tests/"
+	rm -f "$tests"/*.c
+	install -m 0755 "$BUILD/tests/execsize" "$BUILD/tests/exploit2010" "$tests/bin/"
+	local script=run-suite.sh
+	[[ $JOB == demo ]] && script=demo.sh
+	cat >"$tests/job" <<-JOB
+		#!/bin/sh
+		/usr/lib/argguard/tests/$script
+		rc=\$?
+		echo "argguard-job-exit: \$rc"
+		exit \$rc
+	JOB
+	chmod 0755 "$tests/job"
+}
+
+make_image() {
+	local base=$1 stage=$OUT/root
+	rm -rf "$stage" "$OUT/disk.img"
+	cp -a "$base" "$stage"
+	install_argguard "$stage"
+	mkfs.ext4 -q -F -L argguard -d "$stage" "$OUT/disk.img" 2G
+	rm -rf "$stage"
+}
+
+# /dev/kvm may open and still hang every guest: trust it only after a guest
+# kernel has really printed something under it.
+pick_accel() {
+	local probe=$OUT/kvm-probe.log
+	if [[ -r /dev/kvm && -w /dev/kvm ]]; then
+		rm -f "$probe"
+		timeout -k 2 10 qemu-system-x86_64 -accel kvm -machine q35 -m 256 -nodefaults \
+			-display none -no-reboot -kernel "$KERNEL/bzImage" \
+			-append "console=ttyS0 panic=-1" -serial "file:$probe" >/dev/null 2>&1 || true
+		if grep -q 'Linux version' "$probe" 2>/dev/null; then
+			echo kvm
+			return
+		fi
+		log "KVM does not run guests here; using TCG"
+	fi
+	echo tcg
+}
+
+boot() {
+	local accel=$1 cpu=max rc=0
+	[[ $accel == kvm ]] && cpu=host
+	rm -f "$OUT/console.log" "$OUT/job.log"
+	log "booting the guest ($accel, timeout ${TIMEOUT}s); console: $OUT/console.log"
+	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+		-accel "$accel" -machine q35 -cpu "$cpu" -smp 2 -m 2G \
+		-nodefaults -display none -no-reboot \
+		-kernel "$KERNEL/bzImage" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0" \
+		-drive "file=$OUT/disk.img,if=virtio,format=raw" \
+		-device virtio-rng-pci \
+		-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" || rc=$?
+	((rc != 124 && rc != 137)) || log "the guest hit the ${TIMEOUT}s timeout"
+	return 0
+}
+
+job_status() {
+	local line
+	[[ -f $OUT/job.log ]] && cat "$OUT/job.log" | tr -d '\r' | grep -v '^argguard-job-exit:' || true
+	line=$(tr -d '\r' <"$OUT/job.log" 2>/dev/null | grep '^argguard-job-exit:' | tail -n1 || true)
+	if [[ -z $line ]]; then
+		log "error: the guest job never finished; console tail:"
+		tail -n 40 "$OUT/console.log" >&2 || true
+		return 1
+	fi
+	return "${line##*: }"
+}
+
+main() {
+	local base
+	parse_args "$@"
+	mkdir -p "$OUT"
+	base=$(step "build rootfs" "$ARGGUARD_ROOT/vm/rootfs.sh")
+	step "make guest disk image" make_image "$base"
+	boot "$(pick_accel)"
+	job_status
+}
+
+main "$@"
