@@ -4,7 +4,7 @@
 # Build the guest kernel: Debian's linux-source-6.1 plus kernel-patches/series,
 # configured from vm/kernel.config. Prints the directory holding bzImage,
 # config and vmlinux.h. The result is cached under a hash of the tarball, the
-# patches and the fragment; unchanged inputs are never rebuilt.
+# patches, the fragment and this script; unchanged inputs are never rebuilt.
 #
 # usage: vm/kernel.sh [--stock]    --stock builds without the patch series
 set -euo pipefail
@@ -16,7 +16,8 @@ PATCHES=$ARGGUARD_ROOT/kernel-patches
 WORK=$ARGGUARD_CACHE/linux
 SRC=$WORK/src # a git tree: tag "pristine" is the tarball, as unpacked
 OUT=$WORK/build # one O= tree, so a changed input rebuilds only what it touches
-MAKE=(make -C "$SRC" O="$OUT" ARCH=x86_64 -j"$(nproc)")
+# LOCALVERSION= keeps the "+" of a git source tree out of the release name.
+MAKE=(make -C "$SRC" O="$OUT" ARCH=x86_64 LOCALVERSION= -j"$(nproc)")
 
 series_files() {
 	local p
@@ -101,7 +102,7 @@ main() {
 	((stock)) || mapfile -t patches < <(series_files)
 
 	tarsum=$(sha256sum <"$TARBALL" | cut -c1-64)
-	key=$( (printf '%s\n' "$tarsum"; cat "$FRAGMENT" "${patches[@]}") | sha256sum | cut -c1-16)
+	key=$( (printf '%s\n' "$tarsum"; cat "$0" "$FRAGMENT" "${patches[@]}") | sha256sum | cut -c1-16)
 	((stock)) && key=stock-$key || key=patched-$key
 	dest=$ARGGUARD_CACHE/kernel/$key
 	if [[ -f $dest/bzImage ]]; then

@@ -73,7 +73,7 @@ make_image() {
 	rm -rf "$stage" "$OUT/disk.img"
 	cp -a "$base" "$stage"
 	install_argguard "$stage"
-	mkfs.ext4 -q -F -L argguard -d "$stage" "$OUT/disk.img" 2G
+	mkfs.ext4 -q -F -L argguard -d "$stage" "$OUT/disk.img" 2G >/dev/null
 	rm -rf "$stage"
 }
 
