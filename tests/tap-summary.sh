@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# tap-summary.sh FILE: check a TAP 13 report and end with "N passed, N failed".
-# Fails when a test failed, when the plan and the results disagree, or when
-# the report is missing.
+# tap-summary.sh FILE...: check TAP 13 reports and end with one line,
+# "N passed, N failed", over all of them. A report that is missing, is not
+# TAP 13, or whose plan disagrees with its results counts as a failure.
 set -euo pipefail
 
-main() {
-	local file=$1 plan passed failed ran
-	[[ -s $file ]] || { echo "0 passed, 1 failed (no TAP report in $file)"; return 1; }
-	grep -qx 'TAP version 13' "$file" || { echo "0 passed, 1 failed (not TAP 13)"; return 1; }
-	plan=$(sed -n 's/^1\.\.\([0-9]\+\)$/\1/p' "$file" | head -n1)
-	passed=$(grep -cE '^ok [0-9]+' "$file" || true)
-	failed=$(grep -cE '^not ok [0-9]+' "$file" || true)
-	ran=$((passed + failed))
-	if [[ -z $plan || $plan -ne $ran ]]; then
-		echo "plan was ${plan:-missing} but $ran tests reported"
-		failed=$((failed + ${plan:-1} - ran))
-		((failed > 0)) || failed=1
+passed=0 failed=0
+
+check_report() {
+	local file=$1 plan ok not_ok
+	if [[ ! -s $file ]] || ! grep -qx 'TAP version 13' "$file"; then
+		echo "$file: no TAP 13 report"
+		failed=$((failed + 1))
+		return
 	fi
+	plan=$(sed -n 's/^1\.\.\([0-9]\+\)$/\1/p' "$file" | head -n1)
+	ok=$(grep -cE '^ok [0-9]+' "$file" || true)
+	not_ok=$(grep -cE '^not ok [0-9]+' "$file" || true)
+	passed=$((passed + ok))
+	failed=$((failed + not_ok))
+	if [[ -z $plan ]] || ((plan != ok + not_ok)); then
+		echo "$file: plan was ${plan:-missing} but $((ok + not_ok)) tests reported"
+		if [[ -n $plan ]] && ((plan > ok + not_ok)); then
+			failed=$((failed + plan - ok - not_ok))
+		else
+			failed=$((failed + 1))
+		fi
+	fi
+}
+
+main() {
+	local f
+	for f in "$@"; do
+		check_report "$f"
+	done
 	echo "$passed passed, $failed failed"
 	((failed == 0))
 }

@@ -3,7 +3,7 @@
 #
 # Build the guest kernel: Debian's linux-source-6.1 plus kernel-patches/series,
 # configured from vm/kernel.config. Prints the directory holding bzImage,
-# config and vmlinux.h. The result is cached under a hash of the tarball, the
+# config, vmlinux.h and the series' selftests. The result is cached under a hash of the tarball, the
 # patches, the fragment and this script; unchanged inputs are never rebuilt.
 #
 # usage: vm/kernel.sh [--stock]    --stock builds without the patch series
@@ -17,6 +17,7 @@ WORK=$ARGGUARD_CACHE/linux
 SRC=$WORK/src # a git tree: tag "pristine" is the tarball, as unpacked
 OUT=$WORK/build # one O= tree, so a changed input rebuilds only what it touches
 # LOCALVERSION= keeps the "+" of a git source tree out of the release name.
+SELFTESTS=(exec/arg_limits)
 MAKE=(make -C "$SRC" O="$OUT" ARCH=x86_64 LOCALVERSION= -j"$(nproc)")
 
 series_files() {
@@ -83,12 +84,23 @@ build() {
 	"${MAKE[@]}" -s bzImage
 }
 
+# The series' kselftests, built against this tree's harness to run in the guest.
+build_selftests() {
+	local dest=$1 t
+	mkdir -p "$dest"
+	for t in "${SELFTESTS[@]}"; do
+		[[ -f $SRC/tools/testing/selftests/$t.c ]] || continue
+		gcc -Wall -O2 -D_GNU_SOURCE -o "$dest/${t##*/}" "$SRC/tools/testing/selftests/$t.c"
+	done
+}
+
 export_artefacts() {
 	local dest=$1 tmp=$1.tmp.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	cp "$OUT/arch/x86/boot/bzImage" "$OUT/.config" "$OUT/System.map" "$tmp/"
 	git -C "$SRC" log --oneline pristine..HEAD >"$tmp/patches"
+	build_selftests "$tmp/selftests"
 	bpftool btf dump file "$OUT/vmlinux" format c >"$tmp/vmlinux.h"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"

@@ -7,15 +7,20 @@
 # status; a panic, hang or missing result is a failure that shows the
 # console's tail.
 #
-# usage: vm/run.sh --kernel DIR --build DIR --job suite|demo [--out DIR]
-#                  [--timeout SECONDS]
+# usage: vm/run.sh --kernel DIR --build DIR --job JOB [--out DIR]
+#                  [--timeout SECONDS] [--icount]
+# JOB: suite (tests/guest/cases), stock-suite (tests/guest/stock, for the
+# unpatched kernel), demo, boot (just boot), or bench-kernel.
+# --icount: one CPU whose clock counts instructions, for repeatable timings.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-KERNEL= BUILD= JOB= OUT= TIMEOUT=1200
+KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0
+
+GUEST_HELPERS=(execsize exploit2010 pointer_flood)
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,11p' "$0" >&2
+	sed -n '3,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
 	exit 2
 }
 
@@ -27,13 +32,25 @@ parse_args() {
 		--job) JOB=$2 ;;
 		--out) OUT=$2 ;;
 		--timeout) TIMEOUT=$2 ;;
+		--icount)
+			ICOUNT=1
+			shift
+			continue
+			;;
 		*) usage ;;
 		esac
 		shift 2 || usage
 	done
 	[[ -f $KERNEL/bzImage ]] || die "--kernel must name a vm/kernel.sh output (no bzImage in '$KERNEL')"
 	[[ -x $BUILD/argguard ]] || die "--build must name a build tree with argguard in it"
-	[[ $JOB == suite || $JOB == demo ]] || die "--job must be suite or demo"
+	case $JOB in
+	suite) JOB_CMD="run-suite.sh cases" ;;
+	stock-suite) JOB_CMD="run-suite.sh stock" ;;
+	demo) JOB_CMD=demo.sh ;;
+	boot) JOB_CMD=boot.sh ;;
+	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
+	*) die "--job must be suite, stock-suite, demo, boot or bench-kernel" ;;
+	esac
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }
 
@@ -54,13 +71,14 @@ install_argguard() {
 		"$root/etc/systemd/system/multi-user.target.wants/argguard-guest-job.service"
 	mkdir -p "$tests/bin"
 	cp -r "$ARGGUARD_ROOT/tests/guest/." "$tests/"
+	cp "$ARGGUARD_ROOT"/tests/bench/*-guest.sh "$tests/"
 	rm -f "$tests"/*.c
-	install -m 0755 "$BUILD/tests/execsize" "$BUILD/tests/exploit2010" "$tests/bin/"
-	local script=run-suite.sh
-	[[ $JOB == demo ]] && script=demo.sh
+	install -m 0755 "${GUEST_HELPERS[@]/#/$BUILD/tests/}" "$tests/bin/"
+	mkdir -p "$tests/kselftests"
+	cp "$KERNEL/selftests/." "$tests/kselftests/" -r
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
-		/usr/lib/argguard/tests/$script
+		/usr/lib/argguard/tests/$JOB_CMD
 		rc=\$?
 		echo "argguard-job-exit: \$rc"
 		exit \$rc
@@ -96,12 +114,14 @@ pick_accel() {
 }
 
 boot() {
-	local accel=$1 cpu=max rc=0
+	local accel=$1 cpu=max rc=0 smp=(-smp 2)
 	[[ $accel == kvm ]] && cpu=host
+	# Guest time then counts instructions: timings repeat to within 0.1%.
+	((ICOUNT)) && accel=tcg cpu=max smp=(-smp 1 -icount shift=0,sleep=off)
 	rm -f "$OUT/console.log" "$OUT/job.log"
 	log "booting the guest ($accel, timeout ${TIMEOUT}s); console: $OUT/console.log"
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-		-accel "$accel" -machine q35 -cpu "$cpu" -smp 2 -m 2G \
+		-accel "$accel" -machine q35 -cpu "$cpu" "${smp[@]}" -m 2G \
 		-nodefaults -display none -no-reboot \
 		-kernel "$KERNEL/bzImage" \
 		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0" \
@@ -130,7 +150,11 @@ main() {
 	mkdir -p "$OUT"
 	base=$(step "build rootfs" "$ARGGUARD_ROOT/vm/rootfs.sh")
 	step "make guest disk image" make_image "$base"
-	boot "$(pick_accel)"
+	if ((ICOUNT)); then
+		boot tcg
+	else
+		boot "$(pick_accel)"
+	fi
 	job_status
 }
 

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run every guest test case and report TAP 13 on stdout.
+# run-suite.sh [DIR]: run every test case in DIR (default cases) and report
+# TAP 13 on stdout.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
 
 main() {
-	local f t n=0 failed=0 out
-	for f in "$HERE"/cases/*.sh; do
+	local dir=$HERE/${1:-cases} f t n=0 failed=0 out
+	for f in "$dir"/*.sh; do
 		source "$f"
 	done
 	mapfile -t tests < <(compgen -A function test_)

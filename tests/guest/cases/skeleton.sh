@@ -25,7 +25,7 @@ test_argguard_service_is_active_and_pinned() {
 test_2010_exploit_fails_with_e2big_and_guest_stays_up() {
 	local out
 	out=$("$HELPERS/exploit2010" /bin/true)
-	assert_eq E2BIG "$out" "the 2010 exploit's errno"
+	assert_eq E2BIG "${out%% *}" "the 2010 exploit's errno"
 	/bin/true || fail "expected the guest to still run programs after the exploit"
 }
 

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kernel series and the 2010 fixes it builds on, in the patched kernel.
+# kernel-patches/README.md maps each fix to the test that proves it.
+
+KSELFTESTS=/usr/lib/argguard/tests/kselftests
+CG_ROOT=/sys/fs/cgroup
+
+# in_new_cgroup NAME CMD...: run CMD alone in a fresh cgroup; prints nothing.
+in_new_cgroup() {
+	local cg=$CG_ROOT/$1
+	shift
+	grep -qw memory "$CG_ROOT/cgroup.subtree_control" ||
+		echo +memory >"$CG_ROOT/cgroup.subtree_control"
+	rmdir "$cg" 2>/dev/null || true
+	mkdir "$cg"
+	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@")
+}
+
+# The selftests exec up to 1 MiB of arguments: argguard's limit is not theirs.
+without_argguard_limit() {
+	local old rc=0
+	old=$(live_limit)
+	bpftool_set_limit 0
+	"$@" || rc=$?
+	bpftool_set_limit "$old"
+	return "$rc"
+}
+
+test_kselftest_exec_arg_limits_passes() {
+	[[ -x $KSELFTESTS/arg_limits ]] || fail "expected the arg_limits selftest in $KSELFTESTS"
+	without_argguard_limit "$KSELFTESTS/arg_limits" || fail "arg_limits failed"
+}
+
+test_2010_exploit_peak_memory_stays_within_the_cap() {
+	local base peak out cap=$((6 << 20)) slack=$((2 << 20))
+	in_new_cgroup argguard-t-base "$HELPERS/execsize" 10 0 /bin/true ||
+		fail "baseline exec failed"
+	base=$(cat "$CG_ROOT/argguard-t-base/memory.peak")
+	out=$(in_new_cgroup argguard-t-2010 "$HELPERS/exploit2010" /bin/true)
+	peak=$(cat "$CG_ROOT/argguard-t-2010/memory.peak")
+	rmdir "$CG_ROOT/argguard-t-base" "$CG_ROOT/argguard-t-2010"
+	echo "exploit: $out; cgroup memory.peak $peak bytes, baseline exec $base bytes"
+	assert_eq E2BIG "${out%% *}" "the exploit's errno"
+	((peak <= base + cap + slack)) ||
+		fail "expected peak <= baseline + 6 MiB cap + 2 MiB, got $peak (baseline $base)"
+}
+
+test_pointer_flood_fails_with_e2big_at_once() {
+	local out
+	out=$("$HELPERS/pointer_flood" $((1 << 28)))
+	echo "2^28 argv pointers: $out"
+	assert_eq E2BIG "${out%% *}" "errno of a 2^28-pointer flood"
+	out=$("$HELPERS/pointer_flood" $((1 << 28)) envp)
+	echo "2^28 envp pointers: $out"
+	assert_eq E2BIG "${out%% *}" "errno of a 2^28-pointer envp flood"
+}
+
+test_exec_arg_max_caps_even_an_unlimited_stack() {
+	local plain exploit
+	echo 262144 >/proc/sys/fs/exec_arg_max
+	plain=$(ulimit -s unlimited && "$HELPERS/execsize" 300000 0 /bin/true)
+	exploit=$(ulimit -s unlimited && "$HELPERS/exploit2010" /bin/true)
+	echo 0 >/proc/sys/fs/exec_arg_max
+	echo "at fs.exec_arg_max=262144 with ulimit -s unlimited: 300000 bytes: $plain; the exploit: $exploit"
+	assert_eq E2BIG "$plain" "errno of a 300000-byte exec"
+	assert_eq E2BIG "${exploit%% *}" "errno of the 2010 exploit"
+}
+
+test_concurrent_huge_execs_oom_only_inside_their_cgroup() {
+	local cg=$CG_ROOT/argguard-t-oom n=16 i before after inside pids=()
+	before=$(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat)
+	in_new_cgroup argguard-t-oom true
+	echo $((32 << 20)) >"$cg/memory.max"
+	for ((i = 0; i < n; i++)); do
+		(echo "$BASHPID" >"$cg/cgroup.procs" && ulimit -s unlimited &&
+			exec "$HELPERS/exploit2010" /bin/true) >/dev/null &
+		pids+=($!)
+	done
+	wait "${pids[@]}" || true
+	after=$(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat)
+	inside=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events")
+	echo "$n execs in a 32 MiB cgroup: oom kills inside $inside, system-wide $((after - before)); peak $(cat "$cg/memory.peak")"
+	rmdir "$cg"
+	assert_eq "$inside" $((after - before)) "OOM kills system-wide (all of them inside the cgroup)"
+	local t0 t1
+	t0=$(date +%s%N)
+	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service after the storm"
+	t1=$(date +%s%N)
+	echo "systemctl answered in $(((t1 - t0) / 1000000)) ms after the storm"
+}

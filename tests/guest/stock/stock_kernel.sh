@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# Run in the stock (unpatched) 6.1 guest: what 6.1 as shipped already does,
+# and how argguard falls back without the series.
+
+test_stock_pointer_flood_is_killed_by_sigkill_while_counting() {
+	local pid status t0 t1
+	"$HELPERS/pointer_flood" $((1 << 28)) >/dev/null &
+	pid=$!
+	sleep 2 # 6.1 as shipped counts 2^28 pointers for tens of seconds
+	kill -0 "$pid" 2>/dev/null || fail "expected the flood to still be counting after 2 s"
+	t0=$(date +%s%N)
+	kill -KILL "$pid"
+	wait "$pid"
+	status=$?
+	t1=$(date +%s%N)
+	echo "SIGKILL to reaped: $(((t1 - t0) / 1000)) us"
+	assert_eq 137 "$status" "exit status of the killed flood (128 + SIGKILL)"
+}
+
+test_stock_argguard_denies_with_derived_sizes() {
+	local limit before record out
+	limit=$(live_limit)
+	before=$(log_lines)
+	out=$("$HELPERS/execsize" $((limit + 1)) 0 /bin/true)
+	assert_eq E2BIG "$out" "errno of an exec one byte over the limit"
+	wait_log_lines $((before + 1)) || fail "expected a log record for the denied exec"
+	record=$(tail -n 1 "$EVENT_LOG")
+	echo "record: $record"
+	assert_eq derived "$(jq -r .sizes <<<"$record")" "sizes on a stock kernel"
+	assert_eq $((limit + 1)) "$(jq -r .total_bytes <<<"$record")" "total_bytes"
+	assert_eq null "$(jq -r .argv_bytes <<<"$record")" "argv_bytes, unknowable on stock"
+}
