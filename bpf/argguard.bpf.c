@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * argguard's LSM program: judge each exec by the size of its argument and
- * environment strings, count the decision, and report offending execs.
+ * argguard's LSM programs: judge each exec by the size of its argument and
+ * environment strings against the site policy in pinned maps, count the
+ * decision, and report offending execs.
+ *
+ * bprm_check_security judges the scope rule (cgroup, uid, global) and an
+ * empty argv. bprm_creds_from_file judges the setuid rule: only there are the
+ * new credentials, and so bprm->secureexec, known.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -9,7 +14,10 @@
 #include <bpf/bpf_core_read.h>
 #include "argguard.h"
 
+#define EPERM 1
 #define E2BIG 7
+#define ENOMEM 12
+#define EACCES 13
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -20,6 +28,38 @@ struct {
 	__type(value, struct argguard_config);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } config SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2); /* one rule per set */
+	__type(key, __u32);
+	__type(value, struct argguard_rule);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} global_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct argguard_rule);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} setuid_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2 * ARGGUARD_MAX_UID_RULES);
+	__type(key, struct argguard_uid_key);
+	__type(value, struct argguard_rule);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} uid_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 2 * ARGGUARD_MAX_CGROUP_RULES);
+	__type(key, struct argguard_cgroup_key);
+	__type(value, struct argguard_rule);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} cgroup_rules SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -46,14 +86,27 @@ struct exec_sizes {
 	__u64 argv_bytes;
 	__u64 envp_bytes;
 	__u64 total_bytes;
+	__s32 argc;
+	__s32 envc;
 	__s32 orig_argc;
 	__u32 flags;
+};
+
+struct decision {
+	__u64 limit;
+	__u64 rule_id;
+	__u32 verdict;
+	__u32 scope;
+	__u32 limit_kind;
+	__s32 deny_errno;
 };
 
 static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 {
 	struct linux_binprm___argguard *patched = (void *)bprm;
 
+	sz->argc = BPF_CORE_READ(bprm, argc);
+	sz->envc = BPF_CORE_READ(bprm, envc);
 	if (bpf_core_field_exists(patched->argv_bytes)) {
 		sz->argv_bytes = BPF_CORE_READ(patched, argv_bytes);
 		sz->envp_bytes = BPF_CORE_READ(patched, envp_bytes);
@@ -65,25 +118,125 @@ static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 	/*
 	 * Stock kernel: on the first pass, the strings copied since the
 	 * filename are exactly argv and envp (plus the one-byte "" that an
-	 * empty argv gains).
+	 * empty argv gains). The split is unknown, so argv and envp limits
+	 * are judged against the total: never laxer than the exact figure.
 	 */
 	sz->total_bytes = BPF_CORE_READ(bprm, exec) - BPF_CORE_READ(bprm, p);
-	sz->argv_bytes = 0;
-	sz->envp_bytes = 0;
+	sz->argv_bytes = sz->total_bytes;
+	sz->envp_bytes = sz->total_bytes;
 	sz->orig_argc = -1;
 	sz->flags = 0;
 }
 
-static void count(__u32 counter)
+static void count(__u32 index)
 {
-	__u64 *n = bpf_map_lookup_elem(&counters, &counter);
+	__u64 *n = bpf_map_lookup_elem(&counters, &index);
 
 	if (n)
 		*n += 1;
 }
 
-static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, __u64 limit,
-		   __u32 verdict)
+static __s32 safe_errno(__s32 err)
+{
+	switch (err) {
+	case EPERM:
+	case E2BIG:
+	case ENOMEM:
+	case EACCES:
+		return err;
+	}
+	return E2BIG;
+}
+
+/* Which limit of @rule, if any, the exec crosses. */
+static __u32 crossed_limit(const struct argguard_rule *rule, const struct exec_sizes *sz,
+			   __u64 *limit)
+{
+	__u64 v;
+
+	v = rule->max_argv_bytes;
+	if (v && sz->argv_bytes > v)
+		goto out_argv;
+	v = rule->max_envp_bytes;
+	if (v && sz->envp_bytes > v)
+		goto out_envp;
+	v = rule->max_total_bytes;
+	if (v && sz->total_bytes > v)
+		goto out_total;
+	v = rule->max_argc;
+	if (v && (__u64)sz->argc > v)
+		goto out_argc;
+	v = rule->max_envc;
+	if (v && (__u64)sz->envc > v)
+		goto out_envc;
+	return ARGGUARD_LIMIT_NONE;
+out_argv:
+	*limit = v;
+	return ARGGUARD_LIMIT_ARGV_BYTES;
+out_envp:
+	*limit = v;
+	return ARGGUARD_LIMIT_ENVP_BYTES;
+out_total:
+	*limit = v;
+	return ARGGUARD_LIMIT_TOTAL_BYTES;
+out_argc:
+	*limit = v;
+	return ARGGUARD_LIMIT_ARGC;
+out_envc:
+	*limit = v;
+	return ARGGUARD_LIMIT_ENVC;
+}
+
+static __u32 verdict_for(__u32 action, bool over)
+{
+	if (action == ARGGUARD_ACTION_ALLOW || !over)
+		return ARGGUARD_VERDICT_ALLOW;
+	if (action == ARGGUARD_ACTION_AUDIT)
+		return ARGGUARD_VERDICT_AUDIT;
+	return ARGGUARD_VERDICT_DENY;
+}
+
+static void judge(const struct argguard_rule *rule, const struct exec_sizes *sz, struct decision *d)
+{
+	d->limit_kind = crossed_limit(rule, sz, &d->limit);
+	d->verdict = verdict_for(rule->action, d->limit_kind != ARGGUARD_LIMIT_NONE);
+	d->deny_errno = safe_errno(rule->deny_errno);
+}
+
+/* The most specific rule for the caller: nearest cgroup, then uid, then global. */
+static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct argguard_cgroup_key ck = { .set = set };
+	struct argguard_uid_key uk = { .set = set };
+	const struct argguard_rule *rule;
+	int level = BPF_CORE_READ(task, cgroups, dfl_cgrp, level);
+
+	for (int i = 0; i < ARGGUARD_MAX_CGROUP_DEPTH; i++) {
+		if (i > level)
+			break;
+		ck.cgroup_id = bpf_get_current_ancestor_cgroup_id(level - i);
+		rule = bpf_map_lookup_elem(&cgroup_rules, &ck);
+		if (rule) {
+			d->scope = ARGGUARD_SCOPE_CGROUP;
+			d->rule_id = ck.cgroup_id;
+			return rule;
+		}
+	}
+	uk.uid = (__u32)bpf_get_current_uid_gid();
+	rule = bpf_map_lookup_elem(&uid_rules, &uk);
+	if (rule) {
+		d->scope = ARGGUARD_SCOPE_UID;
+		d->rule_id = uk.uid;
+		return rule;
+	}
+	d->scope = ARGGUARD_SCOPE_GLOBAL;
+	d->rule_id = 0;
+	return bpf_map_lookup_elem(&global_rules, &set);
+}
+
+static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
+		   __u32 flags)
 {
 	struct argguard_event *e;
 	__u64 uid_gid;
@@ -98,44 +251,109 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, __u64
 	e->argv_bytes = sz->argv_bytes;
 	e->envp_bytes = sz->envp_bytes;
 	e->total_bytes = sz->total_bytes;
-	e->limit = limit;
-	e->verdict = verdict;
-	e->flags = sz->flags;
+	e->limit = d->limit;
+	e->rule_id = d->rule_id;
+	e->verdict = d->verdict;
+	e->scope = d->scope;
+	e->limit_kind = d->limit_kind;
+	e->flags = sz->flags | flags;
 	e->pid = bpf_get_current_pid_tgid() >> 32;
 	e->uid = (__u32)uid_gid;
 	e->gid = uid_gid >> 32;
-	e->argc = BPF_CORE_READ(bprm, argc);
-	e->envc = BPF_CORE_READ(bprm, envc);
+	e->argc = sz->argc;
+	e->envc = sz->envc;
 	e->orig_argc = sz->orig_argc;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	bpf_ringbuf_submit(e, 0);
 }
 
+/*
+ * Apply the mode, count, report: the common end of both hooks. Inlined: on
+ * 6.1, an errno that a BPF subprogram computed and the hook returned let the
+ * exec through, while the same value computed in the program itself denies
+ * it (seen in the guest).
+ */
+static __always_inline int decide(struct linux_binprm *bprm, const struct exec_sizes *sz,
+				  struct decision *d, __u32 mode, __u32 flags)
+{
+	if (d->verdict == ARGGUARD_VERDICT_DENY && mode == ARGGUARD_MODE_AUDIT)
+		d->verdict = ARGGUARD_VERDICT_WOULD_DENY;
+	count(ARGGUARD_COUNTER(d->scope, d->verdict));
+	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
+		return 0;
+	report(bprm, sz, d, flags);
+	return d->verdict == ARGGUARD_VERDICT_DENY ? -d->deny_errno : 0;
+}
+
+static const struct argguard_config *live_config(__u32 *set)
+{
+	__u32 zero = 0;
+	const struct argguard_config *cfg = bpf_map_lookup_elem(&config, &zero);
+
+	if (cfg)
+		*set = cfg->active_set & 1;
+	return cfg;
+}
+
 SEC("lsm/bprm_check_security")
 int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 {
 	const struct argguard_config *cfg;
+	const struct argguard_rule *rule;
+	struct decision d = {}, empty = {};
 	struct exec_sizes sz;
-	__u32 zero = 0;
-	__u64 limit;
+	__u32 set = 0, mode;
 
 	if (ret)
 		return ret;
 	/* A script runs this hook again for its interpreter: judge the exec once. */
 	if (BPF_CORE_READ(bprm, interp) != BPF_CORE_READ(bprm, filename))
 		return 0;
-	cfg = bpf_map_lookup_elem(&config, &zero);
+	cfg = live_config(&set);
 	if (!cfg)
 		return 0;
-
-	limit = cfg->max_total_bytes;
+	mode = cfg->mode;
 	read_sizes(bprm, &sz);
-	if (!limit || sz.total_bytes <= limit) {
-		count(ARGGUARD_ALLOWED);
+	rule = scope_rule(set, &d);
+	if (mode == ARGGUARD_MODE_OFF || !rule) {
+		count(ARGGUARD_COUNTER(d.scope, ARGGUARD_VERDICT_ALLOW));
 		return 0;
 	}
-	count(ARGGUARD_DENIED);
-	report(bprm, &sz, limit, ARGGUARD_VERDICT_DENY);
-	return -E2BIG;
+	judge(rule, &sz, &d);
+
+	if ((sz.flags & ARGGUARD_EV_EXACT_SIZES) && sz.orig_argc == 0) {
+		empty.scope = ARGGUARD_SCOPE_EMPTY_ARGV;
+		empty.limit_kind = ARGGUARD_LIMIT_EMPTY_ARGV;
+		empty.verdict = verdict_for(cfg->empty_argv_action, true);
+		empty.deny_errno = E2BIG;
+		if (empty.verdict > d.verdict)
+			d = empty;
+	}
+	return decide(bprm, &sz, &d, mode, 0);
+}
+
+SEC("lsm/bprm_creds_from_file")
+int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, int ret)
+{
+	const struct argguard_config *cfg;
+	const struct argguard_rule *rule;
+	struct decision d = { .scope = ARGGUARD_SCOPE_SETUID };
+	struct exec_sizes sz;
+	__u32 set = 0;
+
+	if (ret)
+		return ret;
+	/* The capability LSM ran first and set secureexec for any privilege gain. */
+	if (!BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
+		return 0;
+	cfg = live_config(&set);
+	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
+		return 0;
+	rule = bpf_map_lookup_elem(&setuid_rules, &set);
+	if (!rule)
+		return 0;
+	read_sizes(bprm, &sz);
+	judge(rule, &sz, &d);
+	return decide(bprm, &sz, &d, cfg->mode, ARGGUARD_EV_SECUREEXEC);
 }

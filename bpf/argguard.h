@@ -7,38 +7,112 @@
 #define ARGGUARD_H
 
 #define ARGGUARD_PIN_DIR "/sys/fs/bpf/argguard"
-#define ARGGUARD_LINK_PIN ARGGUARD_PIN_DIR "/link"
 #define ARGGUARD_COMM_LEN 16
 #define ARGGUARD_FILENAME_LEN 256
+#define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
+#define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
+#define ARGGUARD_MAX_CGROUP_DEPTH 32 /* ancestors searched for a cgroup rule */
 
-/* Indexes of the per-CPU "counters" map. */
-enum argguard_counter {
-	ARGGUARD_ALLOWED,
-	ARGGUARD_DENIED,
-	ARGGUARD_EVENTS_LOST, /* ring buffer full: the event was not emitted */
-	ARGGUARD_NR_COUNTERS,
+/* config.mode. Any other value reads as enforce. */
+enum argguard_mode {
+	ARGGUARD_MODE_OFF,
+	ARGGUARD_MODE_AUDIT, /* never deny; log what would be denied */
+	ARGGUARD_MODE_ENFORCE,
+};
+
+/* rule.action and config.empty_argv_action. Any other value reads as deny. */
+enum argguard_action {
+	ARGGUARD_ACTION_ALLOW, /* exempt: allowed whatever the limits */
+	ARGGUARD_ACTION_AUDIT, /* over a limit: allowed and logged */
+	ARGGUARD_ACTION_DENY, /* over a limit: refused with the rule's errno */
+};
+
+/* Where the deciding rule came from. */
+enum argguard_scope {
+	ARGGUARD_SCOPE_GLOBAL,
+	ARGGUARD_SCOPE_UID,
+	ARGGUARD_SCOPE_CGROUP,
+	ARGGUARD_SCOPE_SETUID,
+	ARGGUARD_SCOPE_EMPTY_ARGV,
+	ARGGUARD_NR_SCOPES,
 };
 
 enum argguard_verdict {
 	ARGGUARD_VERDICT_ALLOW,
+	ARGGUARD_VERDICT_AUDIT,
+	ARGGUARD_VERDICT_WOULD_DENY,
 	ARGGUARD_VERDICT_DENY,
+	ARGGUARD_NR_VERDICTS,
 };
 
-/* The one entry of the "config" map. A limit of 0 means no limit. */
-struct argguard_config {
-	__u64 max_total_bytes; /* argv + envp string bytes, NULs included */
+/* The limit that decided, in event.limit_kind. */
+enum argguard_limit {
+	ARGGUARD_LIMIT_NONE,
+	ARGGUARD_LIMIT_ARGV_BYTES,
+	ARGGUARD_LIMIT_ENVP_BYTES,
+	ARGGUARD_LIMIT_TOTAL_BYTES,
+	ARGGUARD_LIMIT_ARGC,
+	ARGGUARD_LIMIT_ENVC,
+	ARGGUARD_LIMIT_EMPTY_ARGV,
 };
+
+/*
+ * One rule. A limit of 0 means no limit. deny_errno is a positive errno
+ * from a short list (E2BIG, EPERM, EACCES, ENOMEM); anything else reads as
+ * E2BIG.
+ */
+struct argguard_rule {
+	__u64 max_argv_bytes;
+	__u64 max_envp_bytes;
+	__u64 max_total_bytes;
+	__u32 max_argc;
+	__u32 max_envc;
+	__u32 action;
+	__s32 deny_errno;
+};
+
+/*
+ * The one entry of the "config" map. Rules live in two sets; execs read
+ * set active_set (0 or 1; other values read as active_set & 1), and a policy
+ * apply writes the other set, then flips active_set with this one update.
+ */
+struct argguard_config {
+	__u32 mode;
+	__u32 active_set;
+	__u32 empty_argv_action;
+	__u32 pad;
+};
+
+struct argguard_uid_key {
+	__u32 set;
+	__u32 uid;
+};
+
+struct argguard_cgroup_key {
+	__u64 cgroup_id;
+	__u32 set;
+	__u32 pad;
+};
+
+/* Per-CPU counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
+#define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))
+#define ARGGUARD_EVENTS_LOST (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS)
+#define ARGGUARD_NR_COUNTERS (ARGGUARD_EVENTS_LOST + 1)
 
 /* Event flags. */
 #define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split and orig_argc known */
+#define ARGGUARD_EV_SECUREEXEC (1U << 1) /* setuid, setgid or file-capability gain */
 
 struct argguard_event {
 	__u64 ktime_ns; /* CLOCK_MONOTONIC */
 	__u64 argv_bytes; /* valid with ARGGUARD_EV_EXACT_SIZES */
 	__u64 envp_bytes; /* valid with ARGGUARD_EV_EXACT_SIZES */
 	__u64 total_bytes; /* argv + envp string bytes, always valid */
-	__u64 limit; /* the limit that was crossed */
+	__u64 limit; /* the value of the limit that was crossed */
+	__u64 rule_id; /* uid or cgroup id for those scopes, else 0 */
 	__u32 verdict; /* enum argguard_verdict */
+	__u32 scope; /* enum argguard_scope */
+	__u32 limit_kind; /* enum argguard_limit */
 	__u32 flags;
 	__u32 pid;
 	__u32 uid;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "event_json.h"
+#include "policy.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>
@@ -89,17 +90,6 @@ static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offse
 	json_object_object_add(obj, "mono_ns", json_object_new_uint64(ktime_ns));
 }
 
-static const char *verdict_name(uint32_t verdict)
-{
-	switch (verdict) {
-	case ARGGUARD_VERDICT_ALLOW:
-		return "allow";
-	case ARGGUARD_VERDICT_DENY:
-		return "deny";
-	}
-	return "unknown";
-}
-
 char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
 {
 	bool exact = e->flags & ARGGUARD_EV_EXACT_SIZES;
@@ -110,7 +100,12 @@ char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
 		return NULL;
 	add_time(obj, e->ktime_ns, realtime_offset_ns);
 	json_object_object_add(obj, "verdict", json_object_new_string(verdict_name(e->verdict)));
-	json_object_object_add(obj, "limit", json_object_new_string("max_total_bytes"));
+	json_object_object_add(obj, "scope", json_object_new_string(scope_name(e->scope)));
+	json_object_object_add(obj, "rule_id",
+			       e->scope == ARGGUARD_SCOPE_UID || e->scope == ARGGUARD_SCOPE_CGROUP
+				       ? json_object_new_uint64(e->rule_id)
+				       : NULL);
+	json_object_object_add(obj, "limit", json_object_new_string(limit_name(e->limit_kind)));
 	json_object_object_add(obj, "limit_value", json_object_new_uint64(e->limit));
 	json_object_object_add(obj, "pid", json_object_new_int64(e->pid));
 	json_object_object_add(obj, "uid", json_object_new_int64(e->uid));
@@ -126,6 +121,8 @@ char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
 			       exact ? json_object_new_uint64(e->envp_bytes) : NULL);
 	json_object_object_add(obj, "orig_argc", exact ? json_object_new_int(e->orig_argc) : NULL);
 	json_object_object_add(obj, "sizes", json_object_new_string(exact ? "exact" : "derived"));
+	json_object_object_add(obj, "secureexec",
+			       json_object_new_boolean(e->flags & ARGGUARD_EV_SECUREEXEC));
 
 	line = strdup(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 								  JSON_C_TO_STRING_NOSLASHESCAPE));

@@ -11,9 +11,11 @@ PACKAGES=(
 	# guest: root file system and emulator
 	debootstrap e2fsprogs qemu-system-x86
 	# argguard
-	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev
+	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
 	# tests
 	clang-format jq
+	# kernel-patches: checkpatch.pl and its SPDX check
+	python3-ply python3-git
 )
 
 main() {

@@ -6,7 +6,9 @@
 # config, vmlinux.h and the series' selftests. The result is cached under a hash of the tarball, the
 # patches, the fragment and this script; unchanged inputs are never rebuilt.
 #
-# usage: vm/kernel.sh [--stock]    --stock builds without the patch series
+# usage: vm/kernel.sh [--stock | --prefix N]
+#   --stock      build without the patch series
+#   --prefix N   build with only the first N patches of the series
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -107,11 +109,21 @@ export_artefacts() {
 }
 
 main() {
-	local stock=0 tarsum key dest
+	local stock=0 prefix= tarsum key dest
 	local -a patches=()
-	[[ ${1:-} == --stock ]] && stock=1
+	case ${1:-} in
+	--stock) stock=1 ;;
+	--prefix) prefix=${2:-} ;;
+	"") ;;
+	*) die "usage: vm/kernel.sh [--stock | --prefix N]" ;;
+	esac
 	[[ -f $TARBALL ]] || die "missing $TARBALL: install the linux-source-6.1 package"
 	((stock)) || mapfile -t patches < <(series_files)
+	if [[ -n $prefix ]]; then
+		[[ $prefix =~ ^[0-9]+$ ]] && ((prefix <= ${#patches[@]})) ||
+			die "--prefix needs a number from 0 to ${#patches[@]}, got '$prefix'"
+		patches=("${patches[@]:0:prefix}")
+	fi
 
 	tarsum=$(sha256sum <"$TARBALL" | cut -c1-64)
 	key=$( (printf '%s\n' "$tarsum"; cat "$0" "$FRAGMENT" "${patches[@]}") | sha256sum | cut -c1-16)

@@ -13,7 +13,7 @@ source "$(dirname "$0")/lib.sh"
 SUITE=bookworm
 PACKAGES=(
 	systemd systemd-sysv dbus # a real init, as on a real machine
-	libbpf1 libjson-c5 # argguard's runtime
+	libbpf1 libjson-c5 libinih1 # argguard's runtime
 	bpftool jq util-linux procps # what the guest tests drive
 )
 

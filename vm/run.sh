@@ -61,7 +61,7 @@ install_argguard() {
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.service" \
 		"$root/usr/lib/systemd/system/argguard.service"
 	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
-	echo 'ARGGUARD_OPTS="--max-total-bytes 1M"' >"$root/etc/default/argguard"
+	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.conf" "$root/etc/argguard/argguard.conf"
 	ln -sf /usr/lib/systemd/system/argguard.service \
 		"$root/etc/systemd/system/multi-user.target.wants/argguard.service"
 

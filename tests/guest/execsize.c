@@ -5,8 +5,9 @@
  * Exec PROGRAM with argument strings totalling exactly ARGV_BYTES and
  * environment strings totalling exactly ENVP_BYTES, NULs included, as the
  * kernel counts them. argv[0] is PROGRAM; the rest is filler. With ARGC,
- * the bytes are spread over exactly that many arguments. If the exec fails,
- * print the errno name (such as E2BIG) and exit 1.
+ * the bytes are spread over exactly that many arguments. ARGV_BYTES 0 means
+ * an empty argv (argc == 0). If the exec fails, print the errno name (such
+ * as E2BIG) and exit 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -70,14 +71,18 @@ int main(int argc, char **argv)
 	argv_bytes = parse(argv[1], "ARGV_BYTES");
 	envp_bytes = parse(argv[2], "ENVP_BYTES");
 	program = argv[3];
-	first = strlen(program) + 1;
+	first = argv_bytes ? strlen(program) + 1 : 0;
 	if (argv_bytes < first) {
 		fprintf(stderr, "execsize: ARGV_BYTES must cover argv[0] (%lu bytes)\n", first);
 		return 2;
 	}
 	argv_bytes -= first;
-	nargs = argc == 5 ? parse(argv[4], "ARGC") - 1
-			  : (argv_bytes + MAX_ARG_STRLEN - 1) / MAX_ARG_STRLEN;
+	if (!first)
+		nargs = 0;
+	else if (argc == 5)
+		nargs = parse(argv[4], "ARGC") - 1;
+	else
+		nargs = (argv_bytes + MAX_ARG_STRLEN - 1) / MAX_ARG_STRLEN;
 	nenvs = (envp_bytes + MAX_ARG_STRLEN - 1) / MAX_ARG_STRLEN;
 
 	args = calloc(nargs + 2, sizeof(*args));
@@ -86,8 +91,10 @@ int main(int argc, char **argv)
 		perror("execsize: calloc");
 		return 2;
 	}
-	args[0] = (char *)program;
-	fill(args + 1, argv_bytes, nargs, "");
+	if (first) {
+		args[0] = (char *)program;
+		fill(args + 1, argv_bytes, nargs, "");
+	}
 	fill(envs, envp_bytes, nenvs, "E=");
 	execve(program, args, envs);
 	printf("%s\n", strerrorname_np(errno));

@@ -15,20 +15,60 @@ assert_eq() { # expected actual what
 	[[ $1 == "$2" ]] || fail "expected $3 to be '$1', got '$2'"
 }
 
-# The live max_total_bytes, read back from the pinned map with bpftool.
-live_limit() {
-	bpftool -j map lookup pinned "$PIN_DIR/config" key 0 0 0 0 |
-		jq -r '.formatted.value.max_total_bytes'
+# le N VALUE: VALUE as N little-endian bytes, the way bpftool takes them.
+le() {
+	local n=$1 v=$2 i out=()
+	for ((i = 0; i < n; i++)); do
+		out+=("$(((v >> (8 * i)) & 0xff))")
+	done
+	echo "${out[@]}"
 }
 
-# Write max_total_bytes through bpftool, as an admin would: 8 bytes, little endian.
-bpftool_set_limit() {
-	local v=$1 bytes=() i
-	for ((i = 0; i < 8; i++)); do
-		bytes+=("$(((v >> (8 * i)) & 0xff))")
-	done
-	bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value "${bytes[@]}"
+config_json() {
+	bpftool -j map lookup pinned "$PIN_DIR/config" key 0 0 0 0 | jq -c .formatted.value
 }
+
+active_set() { config_json | jq -r .active_set; }
+
+# set_config FIELD VALUE: write one field of the config map with bpftool.
+set_config() {
+	local j
+	j=$(config_json | jq -c ".$1 = $2") || return 1
+	bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value \
+		$(le 4 "$(jq .mode <<<"$j")") $(le 4 "$(jq .active_set <<<"$j")") \
+		$(le 4 "$(jq .empty_argv_action <<<"$j")") $(le 4 0)
+}
+
+# rule_bytes JSON: a struct argguard_rule, from bpftool's JSON, as bytes.
+rule_bytes() {
+	local f w
+	for f in max_argv_bytes:8 max_envp_bytes:8 max_total_bytes:8 max_argc:4 max_envc:4 \
+		action:4 deny_errno:4; do
+		w=${f#*:}
+		le "$w" "$(jq ".${f%:*}" <<<"$1")"
+	done | tr '\n' ' '
+}
+
+# rule_json MAP KEY...: the rule at KEY (bytes) in a rule map.
+rule_json() {
+	local map=$1
+	shift
+	bpftool -j map lookup pinned "$PIN_DIR/$map" key "$@" | jq -c .formatted.value
+}
+
+# set_rule_field MAP FIELD VALUE KEY...: change one field of one rule with bpftool.
+set_rule_field() {
+	local map=$1 field=$2 value=$3 j
+	shift 3
+	j=$(rule_json "$map" "$@" | jq -c ".$field = $value") || return 1
+	bpftool map update pinned "$PIN_DIR/$map" key "$@" value $(rule_bytes "$j")
+}
+
+# The live global max_total_bytes, read back from the pinned map with bpftool.
+live_limit() { rule_json global_rules $(le 4 "$(active_set)") | jq -r .max_total_bytes; }
+
+# Write the global max_total_bytes through bpftool, as an admin would.
+bpftool_set_limit() { set_rule_field global_rules max_total_bytes "$1" $(le 4 "$(active_set)"); }
 
 log_lines() { [[ -f $EVENT_LOG ]] && wc -l <"$EVENT_LOG" || echo 0; }
 

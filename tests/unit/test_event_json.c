@@ -14,7 +14,10 @@ static struct argguard_event sample(void)
 		.envp_bytes = 17,
 		.total_bytes = 4194321,
 		.limit = 1048576,
+		.rule_id = 1000,
 		.verdict = ARGGUARD_VERDICT_DENY,
+		.scope = ARGGUARD_SCOPE_UID,
+		.limit_kind = ARGGUARD_LIMIT_TOTAL_BYTES,
 		.flags = ARGGUARD_EV_EXACT_SIZES,
 		.pid = 42,
 		.uid = 1000,
@@ -69,6 +72,9 @@ static void exact_event_carries_every_field(void)
 	CHECK(num(obj, "envp_bytes") == 17, "envp_bytes is exact");
 	CHECK(num(obj, "total_bytes") == 4194321, "total_bytes is the sum");
 	CHECK(num(obj, "limit_value") == 1048576, "limit_value is the limit crossed");
+	CHECK(!strcmp(str(obj, "limit"), "max_total_bytes"), "limit names the limit crossed");
+	CHECK(!strcmp(str(obj, "scope"), "uid"), "scope names the deciding rule's scope");
+	CHECK(num(obj, "rule_id") == 1000, "rule_id is the uid");
 	CHECK(num(obj, "orig_argc") == 33, "orig_argc is carried");
 	CHECK(!strcmp(str(obj, "filename"), "/bin/true"), "filename is unescaped: %s",
 	      str(obj, "filename"));

@@ -14,7 +14,8 @@ test_guest_runs_the_patched_kernel_with_bpf_lsm() {
 test_argguard_service_is_active_and_pinned() {
 	local pin link
 	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service state"
-	for pin in config counters events link; do
+	for pin in config global_rules setuid_rules uid_rules cgroup_rules counters events \
+		link link_creds; do
 		[[ -e $PIN_DIR/$pin ]] || fail "expected $PIN_DIR/$pin to exist"
 	done
 	link=$(bpftool -j link show pinned "$PIN_DIR/link")
@@ -64,4 +65,10 @@ test_bpftool_update_changes_the_limit_live() {
 	assert_eq E2BIG "$out" "errno of an exec just over the new limit"
 	"$HELPERS/execsize" $((new + 1)) 0 /bin/true ||
 		fail "expected the restored limit ($old) to allow $((new + 1)) bytes"
+}
+
+test_patched_kernel_loader_gives_no_stock_warning() {
+	local n
+	n=$(journalctl -b -u argguard.service -o cat | grep -c "argc == 0 cannot be seen" || true)
+	assert_eq 0 "$n" "warnings about argc == 0 on the patched kernel"
 }

@@ -30,3 +30,9 @@ test_stock_argguard_denies_with_derived_sizes() {
 	assert_eq $((limit + 1)) "$(jq -r .total_bytes <<<"$record")" "total_bytes"
 	assert_eq null "$(jq -r .argv_bytes <<<"$record")" "argv_bytes, unknowable on stock"
 }
+
+test_stock_loader_says_once_that_empty_argv_cannot_be_seen() {
+	local n
+	n=$(journalctl -b -u argguard.service -o cat | grep -c "argc == 0 cannot be seen" || true)
+	assert_eq 1 "$n" "warnings about argc == 0 on a stock kernel"
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * argguard run: load and attach the LSM programs, pin maps and links, apply
+ * the policy file (again on SIGHUP), and log offending execs.
+ */
+#include "daemon.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/magic.h>
+#include <systemd/sd-daemon.h>
+
+#include "argguard.skel.h"
+#include "event_json.h"
+#include "policy_maps.h"
+
+static volatile sig_atomic_t stopping, reload;
+
+struct logger {
+	int fd;
+	int64_t realtime_offset_ns;
+};
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	reload = 1;
+}
+
+static int64_t realtime_offset_ns(void)
+{
+	struct timespec rt, mono;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
+}
+
+static int ensure_pin_dir(void)
+{
+	struct statfs fs;
+
+	if (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
+			warnx("failed to mount bpffs on /sys/fs/bpf: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (mkdir(ARGGUARD_PIN_DIR, 0700) && errno != EEXIST) {
+		warnx("failed to create %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether this kernel carries kernel-patches/: linux_binprm.orig_argc in its BTF. */
+static bool kernel_has_exact_sizes(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_member *m;
+	const struct btf_type *t;
+	bool found = false;
+	int id;
+
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (int i = 0; t && i < btf_vlen(t); i++) {
+		m = btf_members(t) + i;
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "orig_argc"))
+			found = true;
+	}
+	btf__free(btf);
+	return found;
+}
+
+/*
+ * Attach, then swap the pin: the previous link, if any, detaches only when
+ * its pin goes, by which time this one is enforcing. No exec slips by.
+ */
+static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const char *pin)
+{
+	struct bpf_link *link = bpf_program__attach_lsm(prog);
+	int err;
+
+	if (!link) {
+		err = -errno;
+		warnx("failed to attach %s: %s", bpf_program__name(prog), strerror(-err));
+		return err;
+	}
+	*out = link;
+	if (unlink(pin) && errno != ENOENT) {
+		err = -errno;
+		warnx("failed to replace %s: %s", pin, strerror(-err));
+		return err;
+	}
+	err = bpf_link__pin(link, pin);
+	if (err)
+		warnx("failed to pin %s: %s", pin, strerror(-err));
+	return err;
+}
+
+/* Apply the policy file; a bad file leaves the policy in force as it was. */
+static int apply_policy_file(const char *path)
+{
+	struct policy_maps maps;
+	struct policy p;
+	char err[512];
+	int ret;
+
+	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
+		warnx("policy not applied, the live policy is unchanged: %s", err);
+		return -1;
+	}
+	if (policy_maps_open(&maps, err, sizeof(err))) {
+		warnx("%s", err);
+		policy_free(&p);
+		return -1;
+	}
+	ret = policy_maps_apply(&maps, &p);
+	if (ret)
+		warnx("failed to apply %s, the live policy is unchanged: %s", path, strerror(-ret));
+	else
+		fprintf(stderr, "argguard: applied %s (mode %s)\n", path, mode_name(p.mode));
+	policy_maps_close(&maps);
+	policy_free(&p);
+	return ret ? -1 : 0;
+}
+
+static int log_event(void *ctx, void *data, size_t size)
+{
+	const struct logger *log = ctx;
+	char *line;
+	size_t len;
+	ssize_t n;
+
+	if (size < sizeof(struct argguard_event))
+		return 0;
+	line = event_to_json(data, log->realtime_offset_ns);
+	if (!line) {
+		warnx("failed to format an event: %s", strerror(ENOMEM));
+		return 0;
+	}
+	len = strlen(line);
+	line[len] = '\n'; /* one write(2) per record keeps appends whole */
+	n = write(log->fd, line, len + 1);
+	if (n != (ssize_t)(len + 1))
+		warnx("failed to write the log: %s", n < 0 ? strerror(errno) : "short write");
+	free(line);
+	return 0;
+}
+
+static void install_signals(void)
+{
+	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup };
+
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGTERM, &stop, NULL);
+	sigaction(SIGHUP, &hup, NULL);
+}
+
+int run_daemon(const struct run_opts *opts)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
+	struct logger log = { .fd = -1 };
+	struct ring_buffer *rb = NULL;
+	struct argguard_bpf *skel;
+	int err;
+
+	if (ensure_pin_dir())
+		return 1;
+	skel = argguard_bpf__open_opts(&open_opts);
+	if (!skel) {
+		warnx("failed to open the BPF object: %s", strerror(errno));
+		return 1;
+	}
+	err = argguard_bpf__load(skel);
+	if (err) {
+		warnx("failed to load the BPF programs: %s", strerror(-err));
+		goto out_destroy;
+	}
+	if (!kernel_has_exact_sizes())
+		warnx("this kernel lacks argguard's exec patches: argv/envp sizes are derived from "
+		      "their total, and argc == 0 cannot be seen, so empty_argv rules never match");
+	if (access(opts->policy_path, F_OK) == 0)
+		apply_policy_file(opts->policy_path);
+	else
+		warnx("no policy file %s: keeping the pinned policy", opts->policy_path);
+
+	err = attach_and_pin(skel->progs.argguard_bprm_check, &skel->links.argguard_bprm_check,
+			     ARGGUARD_PIN_DIR "/link");
+	if (!err)
+		err = attach_and_pin(skel->progs.argguard_bprm_creds,
+				     &skel->links.argguard_bprm_creds,
+				     ARGGUARD_PIN_DIR "/link_creds");
+	if (err)
+		goto out_destroy;
+
+	log.fd = open(opts->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (log.fd < 0) {
+		err = -errno;
+		warnx("failed to open log %s: %s", opts->log_path, strerror(-err));
+		goto out_destroy;
+	}
+	log.realtime_offset_ns = realtime_offset_ns();
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), log_event, &log, NULL);
+	if (!rb) {
+		err = -errno;
+		warnx("failed to open the event ring buffer: %s", strerror(-err));
+		goto out_close;
+	}
+
+	install_signals();
+	sd_notify(0, "READY=1\nSTATUS=enforcing");
+	fprintf(stderr, "argguard: enforcing; pins in %s, log %s\n", ARGGUARD_PIN_DIR,
+		opts->log_path);
+	while (!stopping) {
+		if (reload) {
+			reload = 0;
+			sd_notify(0, "RELOADING=1");
+			apply_policy_file(opts->policy_path);
+			sd_notify(0, "READY=1");
+		}
+		err = ring_buffer__poll(rb, 1000);
+		if (err == -EINTR)
+			continue;
+		if (err < 0) {
+			warnx("failed to poll the ring buffer: %s", strerror(-err));
+			break;
+		}
+	}
+	sd_notify(0, "STOPPING=1");
+	ring_buffer__consume(rb);
+	err = err < 0 ? err : 0;
+
+	ring_buffer__free(rb);
+out_close:
+	close(log.fd);
+out_destroy:
+	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
+	argguard_bpf__destroy(skel);
+	return err ? 1 : 0;
+}

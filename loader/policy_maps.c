@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* nftw() */
+#include "policy_maps.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+static const char *const map_names[] = {
+	[MAP_CONFIG] = "config",
+	[MAP_GLOBAL_RULES] = "global_rules",
+	[MAP_SETUID_RULES] = "setuid_rules",
+	[MAP_UID_RULES] = "uid_rules",
+	[MAP_CGROUP_RULES] = "cgroup_rules",
+	[MAP_COUNTERS] = "counters",
+};
+
+int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
+{
+	char path[256];
+
+	for (int i = 0; i < NR_POLICY_MAPS; i++)
+		m->fd[i] = -1;
+	for (int i = 0; i < NR_POLICY_MAPS; i++) {
+		snprintf(path, sizeof(path), "%s/%s", ARGGUARD_PIN_DIR, map_names[i]);
+		m->fd[i] = bpf_obj_get(path);
+		if (m->fd[i] < 0) {
+			snprintf(err, err_len, "failed to open %s: %s (is argguard loaded?)", path,
+				 strerror(errno));
+			policy_maps_close(m);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void policy_maps_close(struct policy_maps *m)
+{
+	for (int i = 0; i < NR_POLICY_MAPS; i++) {
+		if (m->fd[i] >= 0)
+			close(m->fd[i]);
+		m->fd[i] = -1;
+	}
+}
+
+int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(m->fd[MAP_CONFIG], &zero, cfg) ? -errno : 0;
+}
+
+/* Delete every key of one rule set from a hash map keyed by (set, ...). */
+static int clear_set(int fd, size_t key_size, size_t set_offset, __u32 set)
+{
+	unsigned char key[sizeof(struct argguard_cgroup_key)], next[sizeof(key)];
+	void *prev = NULL;
+	__u32 key_set;
+
+	while (!bpf_map_get_next_key(fd, prev, next)) {
+		memcpy(&key_set, next + set_offset, sizeof(key_set));
+		if (key_set == set) {
+			if (bpf_map_delete_elem(fd, next) && errno != ENOENT)
+				return -errno;
+			/* Deleting may reorder the walk: start over. */
+			prev = NULL;
+			continue;
+		}
+		memcpy(key, next, key_size);
+		prev = key;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set)
+{
+	int err;
+
+	err = clear_set(m->fd[MAP_UID_RULES], sizeof(struct argguard_uid_key),
+			offsetof(struct argguard_uid_key, set), set);
+	if (!err)
+		err = clear_set(m->fd[MAP_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
+				offsetof(struct argguard_cgroup_key, set), set);
+	if (err)
+		return err;
+	if (bpf_map_update_elem(m->fd[MAP_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd[MAP_SETUID_RULES], &set, &p->setuid, BPF_ANY))
+		return -errno;
+	for (size_t i = 0; i < p->n_uids; i++) {
+		struct argguard_uid_key key = { .set = set, .uid = p->uids[i].uid };
+
+		if (bpf_map_update_elem(m->fd[MAP_UID_RULES], &key, &p->uids[i].rule, BPF_ANY))
+			return -errno;
+	}
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		struct argguard_cgroup_key key = { .set = set, .cgroup_id = p->cgroups[i].id };
+
+		if (bpf_map_update_elem(m->fd[MAP_CGROUP_RULES], &key, &p->cgroups[i].rule,
+					BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p)
+{
+	struct argguard_config cfg;
+	__u32 zero = 0, next;
+	int err;
+
+	err = policy_maps_config(m, &cfg);
+	if (err)
+		return err;
+	next = (cfg.active_set & 1) ^ 1;
+	err = write_set(m, p, next);
+	if (err)
+		return err;
+	/* The one update that switches every exec to the new rules at once. */
+	cfg = (struct argguard_config){
+		.mode = p->mode,
+		.active_set = next,
+		.empty_argv_action = p->empty_argv_action,
+	};
+	return bpf_map_update_elem(m->fd[MAP_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
+}
+
+/* nftw() has no user pointer: the cgroup being looked for. */
+static __thread struct {
+	uint64_t id;
+	size_t root_len;
+	char *found;
+} search;
+
+static int match_cgroup(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if (type != FTW_D || st->st_ino != search.id)
+		return 0;
+	search.found = strdup(path[search.root_len] ? path + search.root_len : "/");
+	return 1;
+}
+
+static char *cgroup_path(const char *root, uint64_t id)
+{
+	search.id = id;
+	search.root_len = strlen(root);
+	search.found = NULL;
+	nftw(root, match_cgroup, 16, FTW_PHYS | FTW_MOUNT);
+	return search.found;
+}
+
+static int read_hash_set(int fd, size_t set_offset, __u32 set,
+			 int (*add)(struct policy *, const void *, const struct argguard_rule *,
+				    const char *),
+			 struct policy *p, const char *cgroup_root)
+{
+	unsigned char key[sizeof(struct argguard_cgroup_key)];
+	struct argguard_rule rule;
+	void *prev = NULL;
+	__u32 key_set;
+	int err;
+
+	while (!bpf_map_get_next_key(fd, prev, key)) {
+		prev = key;
+		memcpy(&key_set, key + set_offset, sizeof(key_set));
+		if (key_set != set)
+			continue;
+		if (bpf_map_lookup_elem(fd, key, &rule))
+			continue; /* deleted under us */
+		err = add(p, key, &rule, cgroup_root);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule,
+		   const char *cgroup_root)
+{
+	const struct argguard_uid_key *k = key;
+	struct uid_rule *more = realloc(p->uids, (p->n_uids + 1) * sizeof(*more));
+
+	(void)cgroup_root;
+	if (!more)
+		return -ENOMEM;
+	p->uids = more;
+	p->uids[p->n_uids++] = (struct uid_rule){ .uid = k->uid, .rule = *rule };
+	return 0;
+}
+
+static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule,
+		      const char *cgroup_root)
+{
+	const struct argguard_cgroup_key *k = key;
+	struct cgroup_rule *more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	p->cgroups = more;
+	p->cgroups[p->n_cgroups++] = (struct cgroup_rule){
+		.id = k->cgroup_id,
+		.path = cgroup_path(cgroup_root, k->cgroup_id),
+		.rule = *rule,
+	};
+	return 0;
+}
+
+int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struct policy *p)
+{
+	struct argguard_config cfg;
+	__u32 set;
+	int err;
+
+	policy_init(p);
+	err = policy_maps_config(m, &cfg);
+	if (err)
+		return err;
+	set = cfg.active_set & 1;
+	p->mode = cfg.mode;
+	p->empty_argv_action = cfg.empty_argv_action;
+	if (bpf_map_lookup_elem(m->fd[MAP_GLOBAL_RULES], &set, &p->global) ||
+	    bpf_map_lookup_elem(m->fd[MAP_SETUID_RULES], &set, &p->setuid))
+		return -errno;
+	err = read_hash_set(m->fd[MAP_UID_RULES], offsetof(struct argguard_uid_key, set), set,
+			    add_uid, p, cgroup_root);
+	if (!err)
+		err = read_hash_set(m->fd[MAP_CGROUP_RULES],
+				    offsetof(struct argguard_cgroup_key, set), set, add_cgroup, p,
+				    cgroup_root);
+	if (err)
+		policy_free(p);
+	return err;
+}

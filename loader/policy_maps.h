@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The live policy in the pinned maps: apply a policy atomically, read it back.
+ */
+#ifndef ARGGUARD_POLICY_MAPS_H
+#define ARGGUARD_POLICY_MAPS_H
+
+#include "policy.h"
+
+enum policy_map {
+	MAP_CONFIG,
+	MAP_GLOBAL_RULES,
+	MAP_SETUID_RULES,
+	MAP_UID_RULES,
+	MAP_CGROUP_RULES,
+	MAP_COUNTERS,
+	NR_POLICY_MAPS,
+};
+
+struct policy_maps {
+	int fd[NR_POLICY_MAPS];
+};
+
+/* Open the pinned maps under ARGGUARD_PIN_DIR; on failure, says why in err. */
+int policy_maps_open(struct policy_maps *m, char *err, size_t err_len);
+void policy_maps_close(struct policy_maps *m);
+int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg);
+
+/*
+ * Write p into the rule set that execs are not reading, then switch them to
+ * it with one update of the config map. On failure the live policy is
+ * unchanged. Returns 0 or a negative errno.
+ */
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p);
+
+/* Read the live policy, bpftool edits included, into p. */
+int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struct policy *p);
+
+#endif /* ARGGUARD_POLICY_MAPS_H */

@@ -1,0 +1,251 @@
+# SPDX-License-Identifier: GPL-2.0
+# The site policy: scopes, setuid, empty argv, modes, bpftool edits, bad input.
+
+POLICY_FILE=/etc/argguard/argguard.conf
+TEST_POLICY=/tmp/argguard-test.conf
+CG=/sys/fs/cgroup
+SUID_TRUE=/usr/local/bin/argguard-suid-true
+PLAIN_TRUE=/usr/local/bin/argguard-plain-true
+TESTER=1000
+
+apply_policy() {
+	printf '%s\n' "$@" >"$TEST_POLICY"
+	argguard policy apply "$TEST_POLICY" || fail "could not apply: $*"
+}
+
+restore_policy() { argguard policy apply "$POLICY_FILE"; }
+
+# Each test runs in its own subshell: on its way out, pass or fail, put the
+# site policy back and remove its cgroups.
+cleanup() {
+	if [[ -f /tmp/argguard-policy.orig ]]; then
+		mv /tmp/argguard-policy.orig "$POLICY_FILE"
+	fi
+	restore_policy
+	rmdir $CG/argguard-t-*/child $CG/argguard-t-* 2>/dev/null || true
+}
+
+# outcome CMD...: "allowed" if the exec ran, else the errno it failed with.
+outcome() {
+	local out
+	out=$("$@") && echo allowed || echo "${out:-failed}"
+}
+
+AS_TESTER=(setpriv --reuid=$TESTER --regid=$TESTER --clear-groups)
+
+# in_cgroup PATH CMD...: run CMD inside an existing cgroup.
+in_cgroup() {
+	local path=$1
+	shift
+	(echo "$BASHPID" >"$CG$path/cgroup.procs" && exec "$@")
+}
+
+# expect WANT WHAT CMD...: the exec's outcome must be WANT.
+expect() {
+	local want=$1 what=$2
+	shift 2
+	assert_eq "$want" "$(outcome "$@")" "$what"
+}
+
+last_record() { tail -n 1 "$EVENT_LOG"; }
+
+test_policy_most_specific_rule_wins() {
+	trap cleanup EXIT
+	mkdir -p $CG/argguard-t-tight/child $CG/argguard-t-loose
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K" \
+		"[user tester]" "max_total_bytes = 256K" \
+		"[cgroup /argguard-t-tight]" "max_total_bytes = 32K" \
+		"[cgroup /argguard-t-loose]" "max_total_bytes = 1M"
+	local x=$HELPERS/execsize
+	expect E2BIG "root, 100K, global 64K" "$x" 100000 0 /bin/true
+	expect allowed "root, 60K, global 64K" "$x" 60000 0 /bin/true
+	expect allowed "tester, 100K: the uid rule loosens global" "${AS_TESTER[@]}" "$x" 100000 0 /bin/true
+	expect E2BIG "tester, 300K: over the uid rule" "${AS_TESTER[@]}" "$x" 300000 0 /bin/true
+	expect E2BIG "tester in a 32K cgroup, 40K: the cgroup rule tightens the uid rule" \
+		in_cgroup /argguard-t-tight "${AS_TESTER[@]}" "$x" 40000 0 /bin/true
+	expect E2BIG "tester in a child of the 32K cgroup, 40K: inherited" \
+		in_cgroup /argguard-t-tight/child "${AS_TESTER[@]}" "$x" 40000 0 /bin/true
+	expect allowed "tester in the child cgroup, 20K" \
+		in_cgroup /argguard-t-tight/child "${AS_TESTER[@]}" "$x" 20000 0 /bin/true
+	expect allowed "tester in a 1M cgroup, 300K: the cgroup rule loosens the uid rule" \
+		in_cgroup /argguard-t-loose "${AS_TESTER[@]}" "$x" 300000 0 /bin/true
+	expect allowed "root in the 1M cgroup, 300K: the cgroup rule loosens global" \
+		in_cgroup /argguard-t-loose "$x" 300000 0 /bin/true
+}
+
+make_setuid_copies() {
+	install -m 4755 /bin/true "$SUID_TRUE"
+	install -m 0755 /bin/true "$PLAIN_TRUE"
+}
+
+test_setuid_rule_tightens_privilege_gaining_execs_only() {
+	trap cleanup EXIT
+	local record
+	make_setuid_copies
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[setuid]" "max_total_bytes = 4K"
+	expect E2BIG "tester, 8000 bytes to a setuid-root target" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$SUID_TRUE"
+	wait_log_lines 1
+	record=$(last_record)
+	echo "record: $record"
+	assert_eq setuid "$(jq -r .scope <<<"$record")" "the deciding scope"
+	assert_eq true "$(jq -r .secureexec <<<"$record")" "secureexec"
+	expect allowed "tester, 8000 bytes to a plain copy" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$PLAIN_TRUE"
+	expect allowed "tester, 2000 bytes to the setuid target" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 2000 0 "$SUID_TRUE"
+	expect allowed "root, 8000 bytes to the setuid target: no privilege gained" \
+		"$HELPERS/execsize" 8000 0 "$SUID_TRUE"
+}
+
+test_empty_argv_is_denied_in_enforce_logged_in_audit_ignored_when_off() {
+	trap cleanup EXIT
+	local before record
+	apply_policy "[global]" "mode = enforce" "empty_argv = deny"
+	before=$(log_lines)
+	expect E2BIG "argc == 0 in enforce mode" "$HELPERS/execsize" 0 0 /bin/true
+	wait_log_lines $((before + 1)) || fail "expected a record of the denied empty argv"
+	record=$(last_record)
+	echo "enforce: $record"
+	assert_eq empty_argv "$(jq -r .limit <<<"$record")" "limit"
+	assert_eq 0 "$(jq -r .orig_argc <<<"$record")" "orig_argc"
+	assert_eq deny "$(jq -r .verdict <<<"$record")" "verdict in enforce mode"
+
+	apply_policy "[global]" "mode = audit" "empty_argv = deny"
+	expect allowed "argc == 0 in audit mode" "$HELPERS/execsize" 0 0 /bin/true
+	wait_log_lines $((before + 2)) || fail "expected a would-deny record in audit mode"
+	assert_eq would-deny "$(jq -r .verdict <<<"$(last_record)")" "verdict in audit mode"
+
+	apply_policy "[global]" "mode = off" "empty_argv = deny"
+	expect allowed "argc == 0 in off mode" "$HELPERS/execsize" 0 0 /bin/true
+	sleep 0.5
+	assert_eq $((before + 2)) "$(log_lines)" "records after an exec in off mode"
+}
+
+test_audit_mode_denies_nothing_and_logs_every_would_deny() {
+	trap cleanup EXIT
+	local before
+	apply_policy "[global]" "mode = audit" "max_total_bytes = 64K" "[uid $TESTER]" "max_argc = 5"
+	before=$(log_lines)
+	expect allowed "root, 100K over 64K in audit mode" "$HELPERS/execsize" 100000 0 /bin/true
+	expect allowed "tester, 10 args over max_argc 5 in audit mode" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 100 0 /bin/true 10
+	wait_log_lines $((before + 2)) || fail "expected two would-deny records"
+	tail -n 2 "$EVENT_LOG" | jq -c '[.verdict, .scope, .limit]'
+	assert_eq "would-deny would-deny" "$(tail -n 2 "$EVENT_LOG" | jq -r .verdict | xargs)" \
+		"verdicts"
+	assert_eq "max_total_bytes max_argc" "$(tail -n 2 "$EVENT_LOG" | jq -r .limit | xargs)" \
+		"limits"
+}
+
+test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
+	trap cleanup EXIT
+	local set id show
+	make_setuid_copies
+	mkdir -p $CG/argguard-t-edit
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K" \
+		"[uid $TESTER]" "max_total_bytes = 256K" \
+		"[cgroup /argguard-t-edit]" "max_total_bytes = 32K" \
+		"[setuid]" "max_total_bytes = 4K"
+	set=$(active_set)
+	id=$(stat -c %i $CG/argguard-t-edit)
+
+	set_rule_field global_rules max_total_bytes 131072 $(le 4 "$set")
+	expect allowed "root, 100K after global was raised to 128K" \
+		"$HELPERS/execsize" 100000 0 /bin/true
+	set_rule_field uid_rules max_total_bytes 65536 $(le 4 "$set") $(le 4 $TESTER)
+	expect E2BIG "tester, 100K after the uid rule was cut to 64K" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 100000 0 /bin/true
+	set_rule_field cgroup_rules max_total_bytes 1048576 $(le 8 "$id") $(le 4 "$set") $(le 4 0)
+	expect allowed "tester in the cgroup, 300K after the cgroup rule was raised to 1M" \
+		in_cgroup /argguard-t-edit "${AS_TESTER[@]}" "$HELPERS/execsize" 300000 0 /bin/true
+	set_rule_field setuid_rules max_total_bytes 65536 $(le 4 "$set")
+	expect allowed "tester, 8000 bytes to a setuid target after the setuid rule was raised" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$SUID_TRUE"
+	set_config mode 1
+	expect allowed "root, 300K after mode was set to audit" \
+		"$HELPERS/execsize" 300000 0 /bin/true
+
+	show=$(argguard policy show)
+	echo "$show"
+	grep -qx "mode = audit" <<<"$show" || fail "expected 'mode = audit' in policy show"
+	for want in "global=131072" "uid $TESTER=65536" "cgroup /argguard-t-edit=1048576" \
+		"setuid=65536"; do
+		awk -v sec="[${want%=*}]" -v val="max_total_bytes = ${want#*=}" '
+			/^\[/ { in_sec = ($0 == sec) } in_sec && $0 == val { found = 1 }
+			END { exit !found }' <<<"$show" ||
+			fail "expected max_total_bytes = ${want#*=} under [${want%=*}] in policy show"
+	done
+	argguard policy show >/tmp/argguard-shown.conf
+	argguard policy check /tmp/argguard-shown.conf || fail "policy show must print a valid policy"
+}
+
+test_bad_policy_file_changes_nothing() {
+	trap cleanup EXIT
+	local before after msg
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
+	before=$(argguard policy show)
+	printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >/tmp/argguard-bad.conf
+	msg=$(argguard policy apply /tmp/argguard-bad.conf 2>&1) && fail "a bad file was applied"
+	echo "apply: $msg"
+	[[ $msg == *"/tmp/argguard-bad.conf:3: max_total_bytes = lots: expected a byte count"* ]] ||
+		fail "expected the error to name file:line and what was expected"
+	msg=$(argguard policy check /tmp/argguard-bad.conf 2>&1) && fail "check passed a bad file"
+	after=$(argguard policy show)
+	assert_eq "$before" "$after" "the live policy after a failed apply"
+	expect E2BIG "root, 100K: still judged by the old 64K rule" \
+		"$HELPERS/execsize" 100000 0 /bin/true
+}
+
+test_out_of_range_bpftool_values_read_safely() {
+	trap cleanup EXIT
+	local set
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
+	set=$(active_set)
+	set_config mode 99
+	expect E2BIG "mode 99 reads as enforce" "$HELPERS/execsize" 100000 0 /bin/true
+	grep -qx "mode = enforce" <<<"$(argguard policy show)" || fail "show: mode 99 as enforce"
+	set_config mode 2
+	set_rule_field global_rules action 7 $(le 4 "$set")
+	expect E2BIG "action 7 reads as deny" "$HELPERS/execsize" 100000 0 /bin/true
+	set_rule_field global_rules deny_errno 0 $(le 4 "$set")
+	expect E2BIG "errno 0 reads as E2BIG" "$HELPERS/execsize" 100000 0 /bin/true
+	set_rule_field global_rules deny_errno -5 $(le 4 "$set")
+	expect E2BIG "errno -5 reads as E2BIG" "$HELPERS/execsize" 100000 0 /bin/true
+	set_rule_field global_rules deny_errno 2 $(le 4 "$set")
+	expect E2BIG "errno 2 (ENOENT, not on the list) reads as E2BIG" \
+		"$HELPERS/execsize" 100000 0 /bin/true
+	set_rule_field global_rules deny_errno 1 $(le 4 "$set")
+	expect EPERM "errno 1 (EPERM, on the list) is used" "$HELPERS/execsize" 100000 0 /bin/true
+	set_config active_set $((set + 2))
+	expect EPERM "active_set $((set + 2)) reads as $set" "$HELPERS/execsize" 100000 0 /bin/true
+}
+
+test_sighup_reapplies_the_policy_file() {
+	trap cleanup EXIT
+	local i
+	cp "$POLICY_FILE" /tmp/argguard-policy.orig
+	printf '[global]\nmode = enforce\nmax_total_bytes = 48K\n' >"$POLICY_FILE"
+	systemctl reload argguard.service
+	for ((i = 0; i < 50; i++)); do
+		[[ $(live_limit) == 49152 ]] && break
+		sleep 0.1
+	done
+	assert_eq 49152 "$(live_limit)" "the limit after systemctl reload"
+	expect E2BIG "root, 60K after the reload" "$HELPERS/execsize" 60000 0 /bin/true
+	mv /tmp/argguard-policy.orig "$POLICY_FILE"
+	systemctl reload argguard.service
+	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service after reloads"
+}
+
+test_status_counts_decisions_by_scope_and_verdict() {
+	trap cleanup EXIT
+	local before after
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
+	before=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
+	"$HELPERS/execsize" 100000 0 /bin/true >/dev/null
+	after=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
+	argguard status | grep -v ': 0$'
+	assert_eq $((before + 1)) "$after" "global.deny after one denied exec"
+}
