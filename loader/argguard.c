@@ -16,6 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "daemon.h"
+#include "log.h"
 #include "policy_maps.h"
 
 #define DEFAULT_LOG "/var/log/argguard/events.jsonl"
@@ -86,17 +87,6 @@ static const char usage_text[] =
 
 static bool verbose;
 
-void warnx(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("argguard: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG && !verbose)
@@ -115,16 +105,16 @@ static int status(void)
 	int ret = 0;
 
 	if (ncpus < 0) {
-		warnx("failed to count CPUs: %s", strerror(-ncpus));
+		log_error("failed to count CPUs: %s", strerror(-ncpus));
 		return 1;
 	}
 	if (policy_maps_open(&maps, err, sizeof(err))) {
-		warnx("%s", err);
+		log_error("%s", err);
 		return 1;
 	}
 	values = calloc(ncpus, sizeof(*values));
 	if (!values || policy_maps_config(&maps, &cfg)) {
-		warnx("failed to read the config map: %s", strerror(errno));
+		log_error("failed to read the config map: %s", strerror(errno));
 		ret = 1;
 		goto out;
 	}
@@ -132,7 +122,7 @@ static int status(void)
 	       mode_name(cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE));
 	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++) {
 		if (bpf_map_lookup_elem(maps.fd[MAP_COUNTERS], &key, values)) {
-			warnx("failed to read the counters: %s", strerror(errno));
+			log_error("failed to read the counters: %s", strerror(errno));
 			ret = 1;
 			goto out;
 		}
@@ -160,13 +150,13 @@ static int policy_command(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "show")) {
 		if (policy_maps_open(&maps, err, sizeof(err))) {
-			warnx("%s", err);
+			log_error("%s", err);
 			return 1;
 		}
 		ret = policy_maps_read(&maps, DEFAULT_CGROUP_ROOT, &p);
 		policy_maps_close(&maps);
 		if (ret) {
-			warnx("failed to read the live policy: %s", strerror(-ret));
+			log_error("failed to read the live policy: %s", strerror(-ret));
 			return 1;
 		}
 		policy_print(stdout, &p);
@@ -174,30 +164,18 @@ static int policy_command(int argc, char **argv)
 		return 0;
 	}
 	if (argc != 3 || (strcmp(argv[1], "check") && strcmp(argv[1], "apply"))) {
-		warnx("usage: argguard policy check FILE | apply FILE | show");
+		log_error("usage: argguard policy check FILE | apply FILE | show");
 		return 2;
 	}
+	if (!strcmp(argv[1], "apply"))
+		return policy_apply_file(argv[2]) ? 1 : 0;
 	if (policy_parse_file(argv[2], DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
-		warnx("%s", err);
+		log_error("%s", err);
 		return 1;
 	}
-	if (!strcmp(argv[1], "check")) {
-		printf("%s: valid\n", argv[2]);
-		policy_free(&p);
-		return 0;
-	}
-	ret = policy_maps_open(&maps, err, sizeof(err));
-	if (ret) {
-		warnx("%s", err);
-	} else {
-		ret = policy_maps_apply(&maps, &p);
-		if (ret)
-			warnx("failed to apply %s, the live policy is unchanged: %s", argv[2],
-			      strerror(-ret));
-		policy_maps_close(&maps);
-	}
+	printf("%s: valid\n", argv[2]);
 	policy_free(&p);
-	return ret ? 1 : 0;
+	return 0;
 }
 
 static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
@@ -232,7 +210,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 		}
 	}
 	if (optind != argc) {
-		warnx("unexpected argument '%s' to run", argv[optind]);
+		log_error("unexpected argument '%s' to run", argv[optind]);
 		return 2;
 	}
 	return 0;
@@ -267,11 +245,11 @@ int main(int argc, char **argv)
 		return policy_command(argc - 1, argv + 1);
 	if (!strcmp(cmd, "status")) {
 		if (argc != 2) {
-			warnx("status takes no arguments");
+			log_error("status takes no arguments");
 			return 2;
 		}
 		return status();
 	}
-	warnx("unknown command '%s' (try 'argguard --help')", cmd);
+	log_error("unknown command '%s' (try 'argguard --help')", cmd);
 	return 2;
 }

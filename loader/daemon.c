@@ -25,6 +25,7 @@
 
 #include "argguard.skel.h"
 #include "event_json.h"
+#include "log.h"
 #include "policy_maps.h"
 
 static volatile sig_atomic_t stopping, reload;
@@ -61,12 +62,12 @@ static int ensure_pin_dir(void)
 
 	if (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) {
 		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
-			warnx("failed to mount bpffs on /sys/fs/bpf: %s", strerror(errno));
+			log_error("failed to mount bpffs on /sys/fs/bpf: %s", strerror(errno));
 			return -1;
 		}
 	}
 	if (mkdir(ARGGUARD_PIN_DIR, 0700) && errno != EEXIST) {
-		warnx("failed to create %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		log_error("failed to create %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -105,46 +106,25 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const
 
 	if (!link) {
 		err = -errno;
-		warnx("failed to attach %s: %s", bpf_program__name(prog), strerror(-err));
+		log_error("failed to attach %s: %s", bpf_program__name(prog), strerror(-err));
 		return err;
 	}
 	*out = link;
 	if (unlink(pin) && errno != ENOENT) {
 		err = -errno;
-		warnx("failed to replace %s: %s", pin, strerror(-err));
+		log_error("failed to replace %s: %s", pin, strerror(-err));
 		return err;
 	}
 	err = bpf_link__pin(link, pin);
 	if (err)
-		warnx("failed to pin %s: %s", pin, strerror(-err));
+		log_error("failed to pin %s: %s", pin, strerror(-err));
 	return err;
 }
 
-/* Apply the policy file; a bad file leaves the policy in force as it was. */
-static int apply_policy_file(const char *path)
+static void apply_and_say(const char *path)
 {
-	struct policy_maps maps;
-	struct policy p;
-	char err[512];
-	int ret;
-
-	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
-		warnx("policy not applied, the live policy is unchanged: %s", err);
-		return -1;
-	}
-	if (policy_maps_open(&maps, err, sizeof(err))) {
-		warnx("%s", err);
-		policy_free(&p);
-		return -1;
-	}
-	ret = policy_maps_apply(&maps, &p);
-	if (ret)
-		warnx("failed to apply %s, the live policy is unchanged: %s", path, strerror(-ret));
-	else
-		fprintf(stderr, "argguard: applied %s (mode %s)\n", path, mode_name(p.mode));
-	policy_maps_close(&maps);
-	policy_free(&p);
-	return ret ? -1 : 0;
+	if (!policy_apply_file(path))
+		fprintf(stderr, "argguard: applied %s\n", path);
 }
 
 static int log_event(void *ctx, void *data, size_t size)
@@ -158,14 +138,14 @@ static int log_event(void *ctx, void *data, size_t size)
 		return 0;
 	line = event_to_json(data, log->realtime_offset_ns);
 	if (!line) {
-		warnx("failed to format an event: %s", strerror(ENOMEM));
+		log_error("failed to format an event: %s", strerror(ENOMEM));
 		return 0;
 	}
 	len = strlen(line);
 	line[len] = '\n'; /* one write(2) per record keeps appends whole */
 	n = write(log->fd, line, len + 1);
 	if (n != (ssize_t)(len + 1))
-		warnx("failed to write the log: %s", n < 0 ? strerror(errno) : "short write");
+		log_error("failed to write the log: %s", n < 0 ? strerror(errno) : "short write");
 	free(line);
 	return 0;
 }
@@ -191,21 +171,22 @@ int run_daemon(const struct run_opts *opts)
 		return 1;
 	skel = argguard_bpf__open_opts(&open_opts);
 	if (!skel) {
-		warnx("failed to open the BPF object: %s", strerror(errno));
+		log_error("failed to open the BPF object: %s", strerror(errno));
 		return 1;
 	}
 	err = argguard_bpf__load(skel);
 	if (err) {
-		warnx("failed to load the BPF programs: %s", strerror(-err));
+		log_error("failed to load the BPF programs: %s", strerror(-err));
 		goto out_destroy;
 	}
 	if (!kernel_has_exact_sizes())
-		warnx("this kernel lacks argguard's exec patches: argv/envp sizes are derived from "
-		      "their total, and argc == 0 cannot be seen, so empty_argv rules never match");
+		log_error("this kernel lacks argguard's exec patches: argv/envp sizes are "
+			  "derived from their total, and argc == 0 cannot be seen, so "
+			  "empty_argv rules never match");
 	if (access(opts->policy_path, F_OK) == 0)
-		apply_policy_file(opts->policy_path);
+		apply_and_say(opts->policy_path);
 	else
-		warnx("no policy file %s: keeping the pinned policy", opts->policy_path);
+		log_error("no policy file %s: keeping the pinned policy", opts->policy_path);
 
 	err = attach_and_pin(skel->progs.argguard_bprm_check, &skel->links.argguard_bprm_check,
 			     ARGGUARD_PIN_DIR "/link");
@@ -219,14 +200,14 @@ int run_daemon(const struct run_opts *opts)
 	log.fd = open(opts->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 	if (log.fd < 0) {
 		err = -errno;
-		warnx("failed to open log %s: %s", opts->log_path, strerror(-err));
+		log_error("failed to open log %s: %s", opts->log_path, strerror(-err));
 		goto out_destroy;
 	}
 	log.realtime_offset_ns = realtime_offset_ns();
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), log_event, &log, NULL);
 	if (!rb) {
 		err = -errno;
-		warnx("failed to open the event ring buffer: %s", strerror(-err));
+		log_error("failed to open the event ring buffer: %s", strerror(-err));
 		goto out_close;
 	}
 
@@ -238,14 +219,14 @@ int run_daemon(const struct run_opts *opts)
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
-			apply_policy_file(opts->policy_path);
+			apply_and_say(opts->policy_path);
 			sd_notify(0, "READY=1");
 		}
 		err = ring_buffer__poll(rb, 1000);
 		if (err == -EINTR)
 			continue;
 		if (err < 0) {
-			warnx("failed to poll the ring buffer: %s", strerror(-err));
+			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
 	}

@@ -2,8 +2,6 @@
 #ifndef ARGGUARD_DAEMON_H
 #define ARGGUARD_DAEMON_H
 
-#include <stdbool.h>
-
 struct run_opts {
 	const char *log_path;
 	const char *policy_path;
@@ -11,8 +9,5 @@ struct run_opts {
 
 /* argguard run: load, attach, pin, apply the policy, log until SIGTERM. */
 int run_daemon(const struct run_opts *opts);
-
-/* "argguard: <message>" on stderr. */
-void warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* ARGGUARD_DAEMON_H */

@@ -11,6 +11,8 @@
 
 #include <bpf/bpf.h>
 
+#include "log.h"
+
 static const char *const map_names[] = {
 	[MAP_CONFIG] = "config",
 	[MAP_GLOBAL_RULES] = "global_rules",
@@ -235,4 +237,30 @@ int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struc
 	if (err)
 		policy_free(p);
 	return err;
+}
+
+/* Apply the policy file; a bad file leaves the policy in force as it was. */
+int policy_apply_file(const char *path)
+{
+	struct policy_maps maps;
+	struct policy p;
+	char err[512];
+	int ret;
+
+	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
+		log_error("policy not applied, the live policy is unchanged: %s", err);
+		return -1;
+	}
+	if (policy_maps_open(&maps, err, sizeof(err))) {
+		log_error("%s", err);
+		policy_free(&p);
+		return -1;
+	}
+	ret = policy_maps_apply(&maps, &p);
+	if (ret)
+		log_error("failed to apply %s, the live policy is unchanged: %s", path,
+			  strerror(-ret));
+	policy_maps_close(&maps);
+	policy_free(&p);
+	return ret ? -1 : 0;
 }

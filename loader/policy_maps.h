@@ -36,4 +36,11 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p);
 /* Read the live policy, bpftool edits included, into p. */
 int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struct policy *p);
 
+/*
+ * Parse the policy file at path and apply it, reporting on stderr. A file
+ * with an error, or a failed apply, leaves the live policy as it was.
+ * Returns 0 or -1.
+ */
+int policy_apply_file(const char *path);
+
 #endif /* ARGGUARD_POLICY_MAPS_H */

@@ -14,7 +14,7 @@ SUITE=bookworm
 PACKAGES=(
 	systemd systemd-sysv dbus # a real init, as on a real machine
 	libbpf1 libjson-c5 libinih1 # argguard's runtime
-	bpftool jq util-linux procps # what the guest tests drive
+	bpftool jq util-linux procps libcap2-bin # what the guest tests drive
 )
 
 # The first apt source that serves $SUITE main, in either sources format.

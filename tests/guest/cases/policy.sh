@@ -73,9 +73,13 @@ test_policy_most_specific_rule_wins() {
 		in_cgroup /argguard-t-loose "$x" 300000 0 /bin/true
 }
 
+FCAP_TRUE=/usr/local/bin/argguard-fcap-true
+
 make_setuid_copies() {
 	install -m 4755 /bin/true "$SUID_TRUE"
 	install -m 0755 /bin/true "$PLAIN_TRUE"
+	install -m 0755 /bin/true "$FCAP_TRUE"
+	setcap cap_net_raw+ep "$FCAP_TRUE"
 }
 
 test_setuid_rule_tightens_privilege_gaining_execs_only() {
@@ -91,6 +95,8 @@ test_setuid_rule_tightens_privilege_gaining_execs_only() {
 	echo "record: $record"
 	assert_eq setuid "$(jq -r .scope <<<"$record")" "the deciding scope"
 	assert_eq true "$(jq -r .secureexec <<<"$record")" "secureexec"
+	expect E2BIG "tester, 8000 bytes to a target with file capabilities" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$FCAP_TRUE"
 	expect allowed "tester, 8000 bytes to a plain copy" \
 		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$PLAIN_TRUE"
 	expect allowed "tester, 2000 bytes to the setuid target" \
@@ -218,6 +224,9 @@ test_out_of_range_bpftool_values_read_safely() {
 		"$HELPERS/execsize" 100000 0 /bin/true
 	set_rule_field global_rules deny_errno 1 $(le 4 "$set")
 	expect EPERM "errno 1 (EPERM, on the list) is used" "$HELPERS/execsize" 100000 0 /bin/true
+	set_config empty_argv_action 9
+	expect E2BIG "empty_argv_action 9 reads as deny" "$HELPERS/execsize" 0 0 /bin/true
+	set_config empty_argv_action 0
 	set_config active_set $((set + 2))
 	expect EPERM "active_set $((set + 2)) reads as $set" "$HELPERS/execsize" 100000 0 /bin/true
 }
@@ -248,4 +257,51 @@ test_status_counts_decisions_by_scope_and_verdict() {
 	after=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
 	argguard status | grep -v ': 0$'
 	assert_eq $((before + 1)) "$after" "global.deny after one denied exec"
+}
+
+test_script_is_judged_and_logged_once() {
+	trap cleanup EXIT
+	local before count_before count_after
+	printf '#!/bin/sh\nexit 0\n' >/tmp/argguard-script.sh
+	chmod 0755 /tmp/argguard-script.sh
+	apply_policy "[global]" "mode = audit" "max_total_bytes = 64K"
+	before=$(log_lines)
+	count_before=$(argguard status | awk '$1 == "global.would-deny:" { print $2 }')
+	expect allowed "a script with 100K of arguments in audit mode" \
+		"$HELPERS/execsize" 100000 0 /tmp/argguard-script.sh
+	wait_log_lines $((before + 1)) || fail "expected a record for the script"
+	sleep 0.5
+	count_after=$(argguard status | awk '$1 == "global.would-deny:" { print $2 }')
+	assert_eq $((before + 1)) "$(log_lines)" "records for one script exec (two hook passes)"
+	assert_eq $((count_before + 1)) "$count_after" "would-deny decisions for one script exec"
+	assert_eq /tmp/argguard-script.sh "$(jq -r .filename <<<"$(last_record)")" "filename"
+}
+
+# A: enforce, 32K: a 100K exec is denied. B: audit, 1M: it is allowed with no
+# record. Any mix of the two (audit with 32K) would log a would-deny.
+test_concurrent_execs_never_see_half_an_apply() {
+	trap cleanup EXIT
+	local i before torn out denied=0 allowed=0
+	printf '[global]\nmode = enforce\nmax_total_bytes = 32K\n' >/tmp/argguard-a.conf
+	printf '[global]\nmode = audit\nmax_total_bytes = 1M\n' >/tmp/argguard-b.conf
+	argguard policy apply /tmp/argguard-a.conf
+	before=$(log_lines)
+	(for ((i = 0; i < 150; i++)); do
+		argguard policy apply /tmp/argguard-a.conf
+		argguard policy apply /tmp/argguard-b.conf
+	done) &
+	while kill -0 $! 2>/dev/null; do
+		out=$(outcome "$HELPERS/execsize" 100000 0 /bin/true)
+		case $out in
+		E2BIG) denied=$((denied + 1)) ;;
+		allowed) allowed=$((allowed + 1)) ;;
+		*) fail "unexpected outcome $out" ;;
+		esac
+	done
+	wait
+	sleep 0.5
+	torn=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -r .verdict | grep -c would-deny || true)
+	echo "300 applies; execs meanwhile: $denied denied, $allowed allowed; would-deny records: $torn"
+	((denied + allowed > 0)) || fail "expected execs to run during the applies"
+	assert_eq 0 "$torn" "would-deny records (a half-applied policy)"
 }
