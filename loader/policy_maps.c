@@ -57,26 +57,48 @@ int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg)
 	return bpf_map_lookup_elem(m->fd[MAP_CONFIG], &zero, cfg) ? -errno : 0;
 }
 
-/* Delete every key of one rule set from a hash map keyed by (set, ...). */
+/*
+ * Delete every key of one rule set from a hash map keyed by (set, ...): walk
+ * once to collect them, then delete, as a delete may reorder the walk.
+ */
 static int clear_set(int fd, size_t key_size, size_t set_offset, __u32 set)
 {
-	unsigned char key[sizeof(struct argguard_cgroup_key)], next[sizeof(key)];
+	unsigned char key[sizeof(struct argguard_cgroup_key)];
+	unsigned char *keys = NULL, *more;
+	size_t n = 0, cap = 0;
 	void *prev = NULL;
 	__u32 key_set;
+	int err = 0;
 
-	while (!bpf_map_get_next_key(fd, prev, next)) {
-		memcpy(&key_set, next + set_offset, sizeof(key_set));
-		if (key_set == set) {
-			if (bpf_map_delete_elem(fd, next) && errno != ENOENT)
-				return -errno;
-			/* Deleting may reorder the walk: start over. */
-			prev = NULL;
-			continue;
-		}
-		memcpy(key, next, key_size);
+	while (!bpf_map_get_next_key(fd, prev, key)) {
 		prev = key;
+		memcpy(&key_set, key + set_offset, sizeof(key_set));
+		if (key_set != set)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			more = realloc(keys, cap * key_size);
+			if (!more) {
+				err = -ENOMEM;
+				goto out;
+			}
+			keys = more;
+		}
+		memcpy(keys + n++ * key_size, key, key_size);
 	}
-	return errno == ENOENT ? 0 : -errno;
+	if (errno != ENOENT) {
+		err = -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_delete_elem(fd, keys + i * key_size) && errno != ENOENT) {
+			err = -errno;
+			break;
+		}
+	}
+out:
+	free(keys);
+	return err;
 }
 
 static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set)

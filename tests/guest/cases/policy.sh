@@ -278,17 +278,20 @@ test_script_is_judged_and_logged_once() {
 }
 
 # A: enforce, 32K: a 100K exec is denied. B: audit, 1M: it is allowed with no
-# record. Any mix of the two (audit with 32K) would log a would-deny.
+# record. Any mix of the two (audit with 32K) would log a would-deny. Each
+# also carries 2000 uid rules for other users, so that writing a policy takes
+# long enough for execs to land while it is half written.
 test_concurrent_execs_never_see_half_an_apply() {
 	trap cleanup EXIT
-	local i before torn out denied=0 allowed=0
-	printf '[global]\nmode = enforce\nmax_total_bytes = 32K\n' >/tmp/argguard-a.conf
-	printf '[global]\nmode = audit\nmax_total_bytes = 1M\n' >/tmp/argguard-b.conf
+	local i before torn out denied=0 allowed=0 filler
+	filler=$(for ((i = 100000; i < 102000; i++)); do printf '[uid %d]\nmax_argc = 9\n' "$i"; done)
+	printf '[global]\nmode = enforce\nmax_total_bytes = 32K\n%s\n' "$filler" >/tmp/argguard-a.conf
+	printf '[global]\nmode = audit\nmax_total_bytes = 1M\n%s\n' "$filler" >/tmp/argguard-b.conf
 	argguard policy apply /tmp/argguard-a.conf
 	before=$(log_lines)
-	(for ((i = 0; i < 150; i++)); do
-		argguard policy apply /tmp/argguard-a.conf
+	(for ((i = 0; i < 20; i++)); do
 		argguard policy apply /tmp/argguard-b.conf
+		argguard policy apply /tmp/argguard-a.conf
 	done) &
 	while kill -0 $! 2>/dev/null; do
 		out=$(outcome "$HELPERS/execsize" 100000 0 /bin/true)
@@ -301,7 +304,7 @@ test_concurrent_execs_never_see_half_an_apply() {
 	wait
 	sleep 0.5
 	torn=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -r .verdict | grep -c would-deny || true)
-	echo "300 applies; execs meanwhile: $denied denied, $allowed allowed; would-deny records: $torn"
-	((denied + allowed > 0)) || fail "expected execs to run during the applies"
+	echo "40 applies; execs meanwhile: $denied denied, $allowed allowed; would-deny records: $torn"
+	((denied > 0 && allowed > 0)) || fail "expected execs under both policies"
 	assert_eq 0 "$torn" "would-deny records (a half-applied policy)"
 }
