@@ -18,6 +18,7 @@
 #define E2BIG 7
 #define ENOMEM 12
 #define EACCES 13
+#define RLIMIT_STACK 3
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -74,6 +75,14 @@ struct {
 	__uint(max_entries, 256 * 1024);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } events SEC(".maps");
+
+/* Execs that argguard itself denied, until their syscall returns. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64); /* pid_tgid */
+	__type(value, __u8);
+} denied_execs SEC(".maps");
 
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
@@ -263,6 +272,7 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	e->argc = sz->argc;
 	e->envc = sz->envc;
 	e->orig_argc = sz->orig_argc;
+	e->err = d->verdict == ARGGUARD_VERDICT_DENY ? d->deny_errno : 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	bpf_ringbuf_submit(e, 0);
@@ -283,6 +293,12 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
 		return 0;
 	report(bprm, sz, d, flags);
+	if (d->verdict == ARGGUARD_VERDICT_DENY) {
+		__u64 id = bpf_get_current_pid_tgid();
+		__u8 one = 1;
+
+		bpf_map_update_elem(&denied_execs, &id, &one, BPF_ANY);
+	}
 	return d->verdict == ARGGUARD_VERDICT_DENY ? -d->deny_errno : 0;
 }
 
@@ -356,4 +372,83 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
 	return decide(bprm, &sz, &d, cfg->mode, ARGGUARD_EV_SECUREEXEC);
+}
+
+/*
+ * The kernel's own argument limit for the caller, as bprm_stack_limits()
+ * works it out: a quarter of RLIMIT_STACK, at most 3/4 of _STK_LIM, at
+ * least ARG_MAX. fs.exec_arg_max, where set, may be lower; BPF cannot read it.
+ */
+static __u64 kernel_arg_limit(void)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 limit = BPF_CORE_READ(task, signal, rlim[RLIMIT_STACK].rlim_cur) / 4;
+
+	if (limit > 6 << 20)
+		limit = 6 << 20;
+	return limit < 32 * 4096 ? 32 * 4096 : limit;
+}
+
+/*
+ * An exec that failed with E2BIG without argguard denying it was refused by
+ * the kernel before any LSM ran: the 2010 exploit, a pointer flood, a breach
+ * of fs.exec_arg_max. Report it from the syscall's exit, where the caller's
+ * filename is still readable.
+ */
+static int report_kernel_refusal(const char *filename, long ret)
+{
+	struct decision d = {
+		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
+		.scope = ARGGUARD_SCOPE_KERNEL,
+		.limit_kind = ARGGUARD_LIMIT_KERNEL,
+	};
+	const struct argguard_config *cfg;
+	__u64 id = bpf_get_current_pid_tgid();
+	struct argguard_event *e;
+	__u64 uid_gid;
+	__u32 set;
+
+	if (ret >= 0)
+		return 0;
+	if (!bpf_map_delete_elem(&denied_execs, &id) || ret != -E2BIG)
+		return 0; /* argguard's own denial, or not about sizes */
+	cfg = live_config(&set);
+	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
+		return 0;
+	count(ARGGUARD_COUNTER(d.scope, d.verdict));
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count(ARGGUARD_EVENTS_LOST);
+		return 0;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	uid_gid = bpf_get_current_uid_gid();
+	e->ktime_ns = bpf_ktime_get_ns();
+	e->limit = kernel_arg_limit();
+	e->verdict = d.verdict;
+	e->scope = d.scope;
+	e->limit_kind = d.limit_kind;
+	e->pid = id >> 32;
+	e->uid = (__u32)uid_gid;
+	e->gid = uid_gid >> 32;
+	e->argc = -1;
+	e->envc = -1;
+	e->orig_argc = -1;
+	e->err = E2BIG;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	bpf_probe_read_user_str(e->filename, sizeof(e->filename), filename);
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+SEC("fexit/__x64_sys_execve")
+int BPF_PROG(argguard_execve_exit, const struct pt_regs *regs, long ret)
+{
+	return report_kernel_refusal((const char *)PT_REGS_PARM1_CORE(regs), ret);
+}
+
+SEC("fexit/__x64_sys_execveat")
+int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
+{
+	return report_kernel_refusal((const char *)PT_REGS_PARM2_CORE(regs), ret);
 }

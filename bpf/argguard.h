@@ -34,6 +34,7 @@ enum argguard_scope {
 	ARGGUARD_SCOPE_CGROUP,
 	ARGGUARD_SCOPE_SETUID,
 	ARGGUARD_SCOPE_EMPTY_ARGV,
+	ARGGUARD_SCOPE_KERNEL, /* the kernel refused the exec before any LSM ran */
 	ARGGUARD_NR_SCOPES,
 };
 
@@ -42,6 +43,7 @@ enum argguard_verdict {
 	ARGGUARD_VERDICT_AUDIT,
 	ARGGUARD_VERDICT_WOULD_DENY,
 	ARGGUARD_VERDICT_DENY,
+	ARGGUARD_VERDICT_KERNEL_REFUSED, /* E2BIG from the kernel itself */
 	ARGGUARD_NR_VERDICTS,
 };
 
@@ -54,6 +56,7 @@ enum argguard_limit {
 	ARGGUARD_LIMIT_ARGC,
 	ARGGUARD_LIMIT_ENVC,
 	ARGGUARD_LIMIT_EMPTY_ARGV,
+	ARGGUARD_LIMIT_KERNEL, /* the kernel's own: RLIMIT_STACK / 4, at most 6 MiB */
 };
 
 /*
@@ -120,6 +123,8 @@ struct argguard_event {
 	__s32 argc;
 	__s32 envc;
 	__s32 orig_argc; /* valid with ARGGUARD_EV_EXACT_SIZES */
+	__s32 err; /* the errno the exec failed with, or 0 */
+	__u32 pad;
 	char comm[ARGGUARD_COMM_LEN];
 	char filename[ARGGUARD_FILENAME_LEN];
 };

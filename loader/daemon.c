@@ -25,6 +25,7 @@
 
 #include "argguard.skel.h"
 #include "event_json.h"
+#include "journal.h"
 #include "log.h"
 #include "policy_maps.h"
 
@@ -99,9 +100,10 @@ static bool kernel_has_exact_sizes(void)
  * Attach, then swap the pin: the previous link, if any, detaches only when
  * its pin goes, by which time this one is enforcing. No exec slips by.
  */
-static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const char *pin)
+static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const char *name)
 {
-	struct bpf_link *link = bpf_program__attach_lsm(prog);
+	struct bpf_link *link = bpf_program__attach(prog);
+	char pin[128];
 	int err;
 
 	if (!link) {
@@ -110,6 +112,7 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const
 		return err;
 	}
 	*out = link;
+	snprintf(pin, sizeof(pin), "%s/%s", ARGGUARD_PIN_DIR, name);
 	if (unlink(pin) && errno != ENOENT) {
 		err = -errno;
 		log_error("failed to replace %s: %s", pin, strerror(-err));
@@ -121,32 +124,65 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const
 	return err;
 }
 
+static int attach_all(struct argguard_bpf *skel)
+{
+	struct {
+		struct bpf_program *prog;
+		struct bpf_link **link;
+		const char *pin;
+	} links[] = {
+		{ skel->progs.argguard_bprm_check, &skel->links.argguard_bprm_check, "link" },
+		{ skel->progs.argguard_bprm_creds, &skel->links.argguard_bprm_creds, "link_creds" },
+		{ skel->progs.argguard_execve_exit, &skel->links.argguard_execve_exit,
+		  "link_execve" },
+		{ skel->progs.argguard_execveat_exit, &skel->links.argguard_execveat_exit,
+		  "link_execveat" },
+	};
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		int err = attach_and_pin(links[i].prog, links[i].link, links[i].pin);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static void apply_and_say(const char *path)
 {
 	if (!policy_apply_file(path))
 		fprintf(stderr, "argguard: applied %s\n", path);
 }
 
+/* One record per event: a JSON line in the log file, and a journald entry. */
 static int log_event(void *ctx, void *data, size_t size)
 {
 	const struct logger *log = ctx;
+	json_object *obj;
 	char *line;
 	size_t len;
 	ssize_t n;
+	int err;
 
 	if (size < sizeof(struct argguard_event))
 		return 0;
-	line = event_to_json(data, log->realtime_offset_ns);
+	obj = event_to_object(data, log->realtime_offset_ns);
+	line = obj ? event_object_to_line(obj) : NULL;
 	if (!line) {
 		log_error("failed to format an event: %s", strerror(ENOMEM));
-		return 0;
+		goto out;
 	}
 	len = strlen(line);
 	line[len] = '\n'; /* one write(2) per record keeps appends whole */
 	n = write(log->fd, line, len + 1);
 	if (n != (ssize_t)(len + 1))
 		log_error("failed to write the log: %s", n < 0 ? strerror(errno) : "short write");
+	err = event_to_journal(obj);
+	if (err)
+		log_error("failed to send an event to journald: %s", strerror(-err));
+out:
 	free(line);
+	json_object_put(obj);
 	return 0;
 }
 
@@ -188,12 +224,7 @@ int run_daemon(const struct run_opts *opts)
 	else
 		log_error("no policy file %s: keeping the pinned policy", opts->policy_path);
 
-	err = attach_and_pin(skel->progs.argguard_bprm_check, &skel->links.argguard_bprm_check,
-			     ARGGUARD_PIN_DIR "/link");
-	if (!err)
-		err = attach_and_pin(skel->progs.argguard_bprm_creds,
-				     &skel->links.argguard_bprm_creds,
-				     ARGGUARD_PIN_DIR "/link_creds");
+	err = attach_all(skel);
 	if (err)
 		goto out_destroy;
 

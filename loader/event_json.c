@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* strerrorname_np() */
 #include "event_json.h"
 #include "policy.h"
 
@@ -90,11 +91,16 @@ static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offse
 	json_object_object_add(obj, "mono_ns", json_object_new_uint64(ktime_ns));
 }
 
-char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
+static json_object *count_or_null(int32_t n)
+{
+	return n < 0 ? NULL : json_object_new_int(n);
+}
+
+json_object *event_to_object(const struct argguard_event *e, int64_t realtime_offset_ns)
 {
 	bool exact = e->flags & ARGGUARD_EV_EXACT_SIZES;
+	bool kernel = e->verdict == ARGGUARD_VERDICT_KERNEL_REFUSED;
 	json_object *obj = json_object_new_object();
-	char *line;
 
 	if (!obj)
 		return NULL;
@@ -107,25 +113,45 @@ char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
 				       : NULL);
 	json_object_object_add(obj, "limit", json_object_new_string(limit_name(e->limit_kind)));
 	json_object_object_add(obj, "limit_value", json_object_new_uint64(e->limit));
+	json_object_object_add(obj, "errno",
+			       e->err ? json_object_new_string(strerrorname_np(e->err)) : NULL);
 	json_object_object_add(obj, "pid", json_object_new_int64(e->pid));
 	json_object_object_add(obj, "uid", json_object_new_int64(e->uid));
 	json_object_object_add(obj, "gid", json_object_new_int64(e->gid));
 	add_bytes(obj, "comm", e->comm, sizeof(e->comm));
 	add_bytes(obj, "filename", e->filename, sizeof(e->filename));
-	json_object_object_add(obj, "argc", json_object_new_int(e->argc));
-	json_object_object_add(obj, "envc", json_object_new_int(e->envc));
-	json_object_object_add(obj, "total_bytes", json_object_new_uint64(e->total_bytes));
+	json_object_object_add(obj, "argc", count_or_null(e->argc));
+	json_object_object_add(obj, "envc", count_or_null(e->envc));
+	json_object_object_add(obj, "total_bytes",
+			       kernel ? NULL : json_object_new_uint64(e->total_bytes));
 	json_object_object_add(obj, "argv_bytes",
 			       exact ? json_object_new_uint64(e->argv_bytes) : NULL);
 	json_object_object_add(obj, "envp_bytes",
 			       exact ? json_object_new_uint64(e->envp_bytes) : NULL);
-	json_object_object_add(obj, "orig_argc", exact ? json_object_new_int(e->orig_argc) : NULL);
-	json_object_object_add(obj, "sizes", json_object_new_string(exact ? "exact" : "derived"));
+	json_object_object_add(obj, "orig_argc", exact ? count_or_null(e->orig_argc) : NULL);
+	json_object_object_add(obj, "sizes",
+			       json_object_new_string(exact    ? "exact"
+						      : kernel ? "unknown"
+							       : "derived"));
 	json_object_object_add(obj, "secureexec",
 			       json_object_new_boolean(e->flags & ARGGUARD_EV_SECUREEXEC));
+	return obj;
+}
 
-	line = strdup(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+char *event_object_to_line(json_object *obj)
+{
+	return strdup(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
 								  JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
+{
+	json_object *obj = event_to_object(e, realtime_offset_ns);
+	char *line;
+
+	if (!obj)
+		return NULL;
+	line = event_object_to_line(obj);
 	json_object_put(obj);
 	return line;
 }

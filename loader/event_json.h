@@ -7,6 +7,14 @@
 
 #include "argguard.h"
 
+#include <json-c/json.h>
+
+/*
+ * One event as a JSON object (json_object_put() it), or NULL when out of
+ * memory. realtime_offset_ns as for event_to_json().
+ */
+json_object *event_to_object(const struct argguard_event *e, int64_t realtime_offset_ns);
+
 /*
  * Format one event as a single-line JSON object, without a newline.
  * realtime_offset_ns is CLOCK_REALTIME minus CLOCK_MONOTONIC, to turn the
@@ -14,5 +22,8 @@
  * or NULL when out of memory.
  */
 char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns);
+
+/* The single-line text of an object from event_to_object(); free() it. */
+char *event_object_to_line(json_object *obj);
 
 #endif /* ARGGUARD_EVENT_JSON_H */

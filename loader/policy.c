@@ -14,12 +14,14 @@
 
 static const char *const mode_names[] = { "off", "audit", "enforce" };
 static const char *const action_names[] = { "allow", "audit", "deny" };
-static const char *const verdict_names[] = { "allow", "audit", "would-deny", "deny" };
-static const char *const scope_names[] = { "global", "uid", "cgroup", "setuid", "empty_argv" };
+static const char *const verdict_names[] = { "allow", "audit", "would-deny", "deny",
+					     "kernel-refused" };
+static const char *const scope_names[] = { "global", "uid",	   "cgroup",
+					   "setuid", "empty_argv", "kernel" };
 static const char *const limit_names[] = { "none",	     "max_argv_bytes",
 					   "max_envp_bytes", "max_total_bytes",
 					   "max_argc",	     "max_envc",
-					   "empty_argv" };
+					   "empty_argv",     "kernel" };
 
 static const struct {
 	const char *name;

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# The audit trail: kernel-refused execs, journald fields, odd bytes.
+
+# new_records N CMD...: run CMD, then print the records it added, waiting for N.
+new_records() {
+	local n=$1 before
+	shift
+	before=$(log_lines)
+	"$@" >/dev/null || true
+	wait_log_lines $((before + n)) || true
+	sleep 0.5 # a record too many would be here by now
+	tail -n +$((before + 1)) "$EVENT_LOG"
+}
+
+exploit_unlimited() {
+	ulimit -s unlimited
+	"$HELPERS/exploit2010" /bin/true
+}
+
+breach_exec_arg_max() {
+	echo 262144 >/proc/sys/fs/exec_arg_max
+	"$HELPERS/execsize" 300000 0 /bin/true
+	echo 0 >/proc/sys/fs/exec_arg_max
+}
+
+test_kernel_refused_execs_are_recorded_once_each() {
+	local what records
+	for what in exploit_unlimited "$HELPERS/pointer_flood $((1 << 28))" breach_exec_arg_max; do
+		records=$(new_records 1 $what)
+		echo "$what: $records"
+		assert_eq 1 "$(grep -c . <<<"$records")" "records for $what"
+		assert_eq kernel-refused "$(jq -r .verdict <<<"$records")" "verdict for $what"
+		assert_eq E2BIG "$(jq -r .errno <<<"$records")" "errno for $what"
+		assert_eq /bin/true "$(jq -r .filename <<<"$records")" "filename for $what"
+	done
+}
+
+test_denied_exec_is_in_the_journal_with_structured_fields() {
+	local records pid entry limit
+	limit=$(live_limit)
+	records=$(new_records 1 "$HELPERS/execsize" $((limit + 1)) 0 /bin/true)
+	pid=$(jq -r .pid <<<"$records")
+	entry=$(journalctl -o json ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | tail -n 1)
+	echo "journal: $entry"
+	[[ -n $entry ]] || fail "expected journalctl ARGGUARD_VERDICT=deny to find pid $pid"
+	assert_eq $((limit + 1)) "$(jq -r .ARGGUARD_ARGV_BYTES <<<"$entry")" "ARGGUARD_ARGV_BYTES"
+	assert_eq max_total_bytes "$(jq -r .ARGGUARD_LIMIT <<<"$entry")" "ARGGUARD_LIMIT"
+	assert_eq 4 "$(jq -r .PRIORITY <<<"$entry")" "PRIORITY (warning) of a denial"
+}
+
+test_odd_bytes_in_filenames_give_valid_json() {
+	local plain=$'/tmp/argguard odd\n"quote\\\t\001' invalid=$'/tmp/argguard-\xff\xfe' r limit
+	limit=$(live_limit)
+	cp /bin/true "$plain"
+	cp /bin/true "$invalid"
+	r=$(new_records 1 "$HELPERS/execsize" $((limit + 100)) 0 "$plain")
+	echo "control bytes: $r"
+	jq -e . <<<"$r" >/dev/null || fail "expected a record jq can parse"
+	assert_eq "$plain" "$(jq -j .filename <<<"$r")" "the filename, read back"
+	r=$(new_records 1 "$HELPERS/execsize" $((limit + 100)) 0 "$invalid")
+	echo "invalid UTF-8: $r"
+	assert_eq hex "$(jq -r .filename_encoding <<<"$r")" "filename_encoding"
+	assert_eq "$(printf '%s' "$invalid" | od -An -tx1 | tr -d ' \n')" \
+		"$(jq -r .filename <<<"$r")" "the filename's bytes, in hex"
+	rm -f "$plain" "$invalid"
+}
