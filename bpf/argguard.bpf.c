@@ -72,7 +72,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, 1024 * 1024);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } events SEC(".maps");
 
@@ -244,9 +244,72 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
 	return bpf_map_lookup_elem(&global_rules, &set);
 }
 
-static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
-		   __u32 flags)
+/*
+ * Copy the first head_bytes of the caller's argv into the record. The
+ * kernel has just read these pages, so they are resident; another thread
+ * could have changed them since, so the head is what the record shows of
+ * the command line, while the sizes stay the kernel's own.
+ */
+static void read_head(struct argguard_event *e, const char *const *argv, __u32 want)
 {
+	const char *arg;
+	__u32 off = 0;
+	long n;
+	int i;
+
+	if (!want)
+		want = ARGGUARD_HEAD_DEFAULT;
+	if (want > ARGGUARD_HEAD_MAX)
+		want = ARGGUARD_HEAD_MAX;
+	e->head_args = 0;
+	for (i = 0; i < ARGGUARD_HEAD_MAX_ARGS; i++) {
+		if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i])) {
+			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+			break;
+		}
+		if (!arg)
+			break;
+		if (off >= want) {
+			e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
+			break;
+		}
+		/* Masks the verifier can follow; off < want <= HEAD_MAX, so they change nothing. */
+		n = bpf_probe_read_user_str(&e->head[off & (ARGGUARD_HEAD_MAX - 1)],
+					    ((want - off - 1) & (ARGGUARD_HEAD_MAX - 1)) + 1, arg);
+		if (n <= 0) {
+			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+			break;
+		}
+		e->head_args++;
+		if (n == want - off) { /* filled the head: cut here, or just fits */
+			off = want;
+			e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
+			break;
+		}
+		off += n;
+	}
+	if (i == ARGGUARD_HEAD_MAX_ARGS)
+		e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
+	e->head_len = off;
+}
+
+/* The argv the caller passed to execve() or execveat(), or NULL. */
+static const char *const *caller_argv(void)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	long nr = BPF_CORE_READ(regs, orig_ax);
+
+	if (nr == 59) /* execve */
+		return (const char *const *)PT_REGS_PARM2_CORE(regs);
+	if (nr == 322) /* execveat */
+		return (const char *const *)PT_REGS_PARM3_CORE(regs);
+	return NULL; /* kernel_execve(): nothing of the caller's to read */
+}
+
+static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
+		   __u32 flags, __u32 head_bytes)
+{
+	const char *const *argv;
 	struct argguard_event *e;
 	__u64 uid_gid;
 
@@ -275,6 +338,13 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	e->err = d->verdict == ARGGUARD_VERDICT_DENY ? d->deny_errno : 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
+	argv = caller_argv();
+	e->head_len = 0;
+	e->head_args = 0;
+	if (argv)
+		read_head(e, argv, head_bytes);
+	else
+		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -285,14 +355,15 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
  * it (seen in the guest).
  */
 static __always_inline int decide(struct linux_binprm *bprm, const struct exec_sizes *sz,
-				  struct decision *d, __u32 mode, __u32 flags)
+				  struct decision *d, const struct argguard_config *cfg,
+				  __u32 flags)
 {
-	if (d->verdict == ARGGUARD_VERDICT_DENY && mode == ARGGUARD_MODE_AUDIT)
+	if (d->verdict == ARGGUARD_VERDICT_DENY && cfg->mode == ARGGUARD_MODE_AUDIT)
 		d->verdict = ARGGUARD_VERDICT_WOULD_DENY;
 	count(ARGGUARD_COUNTER(d->scope, d->verdict));
 	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
 		return 0;
-	report(bprm, sz, d, flags);
+	report(bprm, sz, d, flags, cfg->head_bytes);
 	if (d->verdict == ARGGUARD_VERDICT_DENY) {
 		__u64 id = bpf_get_current_pid_tgid();
 		__u8 one = 1;
@@ -346,7 +417,7 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 		if (empty.verdict > d.verdict)
 			d = empty;
 	}
-	return decide(bprm, &sz, &d, mode, 0);
+	return decide(bprm, &sz, &d, cfg, 0);
 }
 
 SEC("lsm/bprm_creds_from_file")
@@ -371,7 +442,7 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	return decide(bprm, &sz, &d, cfg->mode, ARGGUARD_EV_SECUREEXEC);
+	return decide(bprm, &sz, &d, cfg, ARGGUARD_EV_SECUREEXEC);
 }
 
 /*
@@ -395,7 +466,7 @@ static __u64 kernel_arg_limit(void)
  * of fs.exec_arg_max. Report it from the syscall's exit, where the caller's
  * filename is still readable.
  */
-static int report_kernel_refusal(const char *filename, long ret)
+static int report_kernel_refusal(const char *filename, const char *const *argv, long ret)
 {
 	struct decision d = {
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
@@ -421,8 +492,12 @@ static int report_kernel_refusal(const char *filename, long ret)
 		count(ARGGUARD_EVENTS_LOST);
 		return 0;
 	}
-	__builtin_memset(e, 0, sizeof(*e));
 	uid_gid = bpf_get_current_uid_gid();
+	e->argv_bytes = 0;
+	e->envp_bytes = 0;
+	e->total_bytes = 0;
+	e->rule_id = 0;
+	e->flags = 0;
 	e->ktime_ns = bpf_ktime_get_ns();
 	e->limit = kernel_arg_limit();
 	e->verdict = d.verdict;
@@ -437,6 +512,7 @@ static int report_kernel_refusal(const char *filename, long ret)
 	e->err = E2BIG;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_probe_read_user_str(e->filename, sizeof(e->filename), filename);
+	read_head(e, argv, cfg->head_bytes);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -444,11 +520,13 @@ static int report_kernel_refusal(const char *filename, long ret)
 SEC("fexit/__x64_sys_execve")
 int BPF_PROG(argguard_execve_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal((const char *)PT_REGS_PARM1_CORE(regs), ret);
+	return report_kernel_refusal((const char *)PT_REGS_PARM1_CORE(regs),
+				     (const char *const *)PT_REGS_PARM2_CORE(regs), ret);
 }
 
 SEC("fexit/__x64_sys_execveat")
 int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal((const char *)PT_REGS_PARM2_CORE(regs), ret);
+	return report_kernel_refusal((const char *)PT_REGS_PARM2_CORE(regs),
+				     (const char *const *)PT_REGS_PARM3_CORE(regs), ret);
 }

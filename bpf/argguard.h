@@ -12,6 +12,9 @@
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_DEPTH 32 /* ancestors searched for a cgroup rule */
+#define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
+#define ARGGUARD_HEAD_DEFAULT 256 /* config.head_bytes 0 reads as this */
+#define ARGGUARD_HEAD_MAX_ARGS 64
 
 /* config.mode. Any other value reads as enforce. */
 enum argguard_mode {
@@ -83,7 +86,7 @@ struct argguard_config {
 	__u32 mode;
 	__u32 active_set;
 	__u32 empty_argv_action;
-	__u32 pad;
+	__u32 head_bytes; /* command-line bytes per record; 0: 256, above 1024: 1024 */
 };
 
 struct argguard_uid_key {
@@ -105,6 +108,8 @@ struct argguard_cgroup_key {
 /* Event flags. */
 #define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split and orig_argc known */
 #define ARGGUARD_EV_SECUREEXEC (1U << 1) /* setuid, setgid or file-capability gain */
+#define ARGGUARD_EV_HEAD_TRUNCATED (1U << 2) /* the command line goes on past head */
+#define ARGGUARD_EV_HEAD_UNREADABLE (1U << 3) /* the caller's argv could not be read */
 
 struct argguard_event {
 	__u64 ktime_ns; /* CLOCK_MONOTONIC */
@@ -124,9 +129,14 @@ struct argguard_event {
 	__s32 envc;
 	__s32 orig_argc; /* valid with ARGGUARD_EV_EXACT_SIZES */
 	__s32 err; /* the errno the exec failed with, or 0 */
+	__u32 head_len; /* bytes in head: head_args NUL-terminated arguments */
+	__u32 head_args;
 	__u32 pad;
 	char comm[ARGGUARD_COMM_LEN];
 	char filename[ARGGUARD_FILENAME_LEN];
+	/* The head of argv, read from the caller's memory. Twice the size the
+	 * verifier needs to see every bounded copy fit. */
+	char head[2 * ARGGUARD_HEAD_MAX];
 };
 
 #endif /* ARGGUARD_H */

@@ -91,6 +91,56 @@ static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offse
 	json_object_object_add(obj, "mono_ns", json_object_new_uint64(ktime_ns));
 }
 
+static json_object *string_or_hex(const char *s, size_t len, bool hex)
+{
+	char *text;
+	json_object *v;
+
+	if (!hex)
+		return json_object_new_string_len(s, (int)len);
+	text = malloc(2 * len + 1);
+	if (!text)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		sprintf(text + 2 * i, "%02x", (unsigned char)s[i]);
+	text[2 * len] = '\0';
+	v = json_object_new_string(text);
+	free(text);
+	return v;
+}
+
+/*
+ * The head of the command line: an array of arguments, whether it stops
+ * short of the whole, and how it is encoded. On a patched kernel the exact
+ * argv_bytes decides truncation; otherwise what the BPF side saw.
+ */
+static void add_head(json_object *obj, const struct argguard_event *e)
+{
+	size_t len = e->head_len < ARGGUARD_HEAD_MAX ? e->head_len : ARGGUARD_HEAD_MAX;
+	bool hex = !is_utf8((const unsigned char *)e->head, len);
+	json_object *args = json_object_new_array();
+	const char *p = e->head, *end = e->head + len;
+	bool truncated;
+
+	for (uint32_t i = 0; i < e->head_args && p < end; i++) {
+		size_t n = strnlen(p, end - p);
+
+		json_object_array_add(args, string_or_hex(p, n, hex));
+		p += n + 1;
+	}
+	if (e->flags & ARGGUARD_EV_EXACT_SIZES)
+		truncated = len < e->argv_bytes;
+	else
+		truncated = e->flags & ARGGUARD_EV_HEAD_TRUNCATED;
+	json_object_object_add(obj, "argv_head", args);
+	json_object_object_add(obj, "argv_head_bytes", json_object_new_uint64(len));
+	json_object_object_add(obj, "argv_head_truncated", json_object_new_boolean(truncated));
+	if (e->flags & ARGGUARD_EV_HEAD_UNREADABLE)
+		json_object_object_add(obj, "argv_head_unreadable", json_object_new_boolean(true));
+	if (hex)
+		json_object_object_add(obj, "argv_head_encoding", json_object_new_string("hex"));
+}
+
 static json_object *count_or_null(int32_t n)
 {
 	return n < 0 ? NULL : json_object_new_int(n);
@@ -135,6 +185,7 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 							       : "derived"));
 	json_object_object_add(obj, "secureexec",
 			       json_object_new_boolean(e->flags & ARGGUARD_EV_SECUREEXEC));
+	add_head(obj, e);
 	return obj;
 }
 

@@ -285,6 +285,16 @@ static bool set_global_key(struct parser *ps, const char *name, const char *valu
 			ps->p->mode = v;
 		return true;
 	}
+	if (!strcmp(name, "argv_head_bytes")) {
+		uint64_t n;
+
+		if (!parse_number(value, ARGGUARD_HEAD_MAX, &n))
+			fail(ps, "argv_head_bytes = %s: expected a byte count up to %d", value,
+			     ARGGUARD_HEAD_MAX);
+		else
+			ps->p->head_bytes = (uint32_t)n;
+		return true;
+	}
 	if (!strcmp(name, "empty_argv")) {
 		v = lookup(action_names, 3, value);
 		if (v < 0)
@@ -343,7 +353,8 @@ static void set_rule_key(struct parser *ps, const char *name, const char *value)
 		     "unknown key '%s' in [%s]: expected max_argv_bytes, max_envp_bytes, "
 		     "max_total_bytes, max_argc, max_envc, action or errno%s",
 		     name, ps->section,
-		     strcmp(ps->section, "global") ? "" : " (or mode, empty_argv)");
+		     strcmp(ps->section, "global") ? ""
+						   : " (or mode, empty_argv, argv_head_bytes)");
 	}
 }
 
@@ -455,6 +466,9 @@ void policy_print(FILE *out, const struct policy *p)
 								      : ARGGUARD_ACTION_DENY;
 
 	fprintf(out, "[global]\nmode = %s\nempty_argv = %s\n", mode_name(mode), action_name(empty));
+	if (p->head_bytes)
+		fprintf(out, "argv_head_bytes = %u\n",
+			p->head_bytes < ARGGUARD_HEAD_MAX ? p->head_bytes : ARGGUARD_HEAD_MAX);
 	print_rule(out, &p->global);
 	if (!rule_is_empty(&p->setuid)) {
 		fprintf(out, "\n[setuid]\n");

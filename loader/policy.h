@@ -31,6 +31,7 @@ struct cgroup_rule {
 struct policy {
 	uint32_t mode; /* enum argguard_mode */
 	uint32_t empty_argv_action; /* enum argguard_action */
+	uint32_t head_bytes; /* command-line bytes per record; 0: the default */
 	struct argguard_rule global;
 	struct argguard_rule setuid;
 	struct uid_rule *uids;

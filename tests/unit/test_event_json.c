@@ -82,6 +82,49 @@ static void exact_event_carries_every_field(void)
 	json_object_put(obj);
 }
 
+static void head_is_an_array_with_an_explicit_truncated_flag(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj, *head, *v;
+
+	memcpy(e.head, "ls\0-l\0/tm", 10);
+	e.head_len = 10;
+	e.head_args = 3;
+	e.argv_bytes = 4096;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(json_object_object_get_ex(obj, "argv_head", &head) &&
+		      json_object_array_length(head) == 3 &&
+		      !strcmp(json_object_get_string(json_object_array_get_idx(head, 2)), "/tm"),
+	      "argv_head holds the arguments, the last one cut");
+	CHECK(json_object_object_get_ex(obj, "argv_head_truncated", &v) &&
+		      json_object_get_boolean(v),
+	      "argv_head_truncated is true when argv_bytes is larger");
+	json_object_put(obj);
+
+	e.argv_bytes = 10;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(json_object_object_get_ex(obj, "argv_head_truncated", &v) &&
+		      !json_object_get_boolean(v),
+	      "argv_head_truncated is false when the head is the whole argv");
+	json_object_put(obj);
+
+	memcpy(e.head, "a\0\xff", 4);
+	e.head_len = 4;
+	e.head_args = 2;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(!strcmp(str(obj, "argv_head_encoding"), "hex") &&
+		      json_object_object_get_ex(obj, "argv_head", &head) &&
+		      !strcmp(json_object_get_string(json_object_array_get_idx(head, 1)), "ff"),
+	      "a head with invalid UTF-8 is hex, and says so");
+	json_object_put(obj);
+}
+
 static void derived_event_leaves_split_sizes_null(void)
 {
 	struct argguard_event e = sample();
@@ -132,6 +175,7 @@ int main(void)
 {
 	exact_event_carries_every_field();
 	derived_event_leaves_split_sizes_null();
+	head_is_an_array_with_an_explicit_truncated_flag();
 	odd_bytes_stay_valid_json();
 	return check_done();
 }

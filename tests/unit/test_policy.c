@@ -63,7 +63,8 @@ static void full_file_parses(void)
 static void printed_policy_reads_back_the_same(void)
 {
 	const char *text =
-		"[global]\nmode = audit\nmax_envc = 100\n[uid 7]\nmax_total_bytes = 3\n"
+		"[global]\nmode = audit\nargv_head_bytes = 512\nmax_envc = 100\n[uid "
+		"7]\nmax_total_bytes = 3\n"
 		"action = allow\n[cgroup /ci]\nmax_argc = 9\n[setuid]\nmax_argv_bytes = 5\n";
 	struct policy a, b;
 	char err[256] = "", *out = NULL;
@@ -75,7 +76,8 @@ static void printed_policy_reads_back_the_same(void)
 	policy_print(f, &a);
 	fclose(f);
 	CHECK(parse(out, &b, err, sizeof(err)) == 0, "printed policy parses (%s)", err);
-	CHECK(a.mode == b.mode && !memcmp(&a.global, &b.global, sizeof(a.global)) &&
+	CHECK(a.mode == b.mode && a.head_bytes == 512 && b.head_bytes == 512 &&
+		      !memcmp(&a.global, &b.global, sizeof(a.global)) &&
 		      !memcmp(&a.setuid, &b.setuid, sizeof(a.setuid)) && b.n_uids == 1 &&
 		      a.uids[0].uid == b.uids[0].uid &&
 		      !memcmp(&a.uids[0].rule, &b.uids[0].rule, sizeof(a.uids[0].rule)) &&
@@ -106,6 +108,8 @@ static void errors_name_file_line_and_what_was_expected(void)
 		     "test.conf:3: max_total_bytes = 1X: expected a byte count");
 	expect_error("[global]\nmax_total_bytes = -1\n", "test.conf:2:");
 	expect_error("[global]\nmax_argc = 5G\n", "test.conf:2: max_argc = 5G: expected a count");
+	expect_error("[global]\nargv_head_bytes = 2K\n",
+		     "test.conf:2: argv_head_bytes = 2K: expected a byte count up to 1024");
 	expect_error("[global]\nbogus = 1\n", "test.conf:2: unknown key 'bogus' in [global]");
 	expect_error("[uid 1000]\nmode = audit\n", "test.conf:2: unknown key 'mode' in [uid 1000]");
 	expect_error("[global]\naction = drop\n", "test.conf:2: action = drop: expected allow");

@@ -64,3 +64,22 @@ test_odd_bytes_in_filenames_give_valid_json() {
 		"$(jq -r .filename <<<"$r")" "the filename's bytes, in hex"
 	rm -f "$plain" "$invalid"
 }
+
+test_padded_argument_cannot_hide_what_follows() {
+	local pad record want_bytes
+	argguard policy apply /dev/stdin <<<$'[global]\nmode = enforce\nmax_total_bytes = 64K' ||
+		fail "could not apply a 64K policy"
+	pad=$(head -c 102400 /dev/zero | tr '\0' x)MARKER
+	# The padding is built inside the child: only its own exec may be judged.
+	record=$(new_records 1 bash -c 'exec /bin/true a1 "$(head -c 102400 /dev/zero | tr "\0" x)MARKER"')
+	argguard policy apply /etc/argguard/argguard.conf
+	echo "record: ${record:0:600}..."
+	want_bytes=$((${#pad} + 1 + 3 + 10))
+	assert_eq deny "$(jq -r .verdict <<<"$record")" "verdict"
+	assert_eq "$want_bytes" "$(jq -r .argv_bytes <<<"$record")" "argv_bytes, exact"
+	assert_eq true "$(jq -r .argv_head_truncated <<<"$record")" "argv_head_truncated"
+	assert_eq 256 "$(jq -r .argv_head_bytes <<<"$record")" "argv_head_bytes"
+	assert_eq "/bin/true a1" "$(jq -r '.argv_head[0:2] | join(" ")' <<<"$record")" "first arguments"
+	assert_eq $((256 - 10 - 3 - 1)) "$(jq -r '.argv_head[2] | length' <<<"$record")" \
+		"length of the padded argument's head (NUL-terminated within 256 bytes)"
+}

@@ -13,7 +13,10 @@ test_guest_runs_the_patched_kernel_with_bpf_lsm() {
 
 test_argguard_service_is_active_and_pinned() {
 	local pin link
-	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service state"
+	if [[ $(systemctl is-active argguard.service) != active ]]; then
+		journalctl -b -u argguard.service --no-pager | tail -n 40
+		fail "expected argguard.service to be active"
+	fi
 	for pin in config global_rules setuid_rules uid_rules cgroup_rules counters events \
 		link link_creds; do
 		[[ -e $PIN_DIR/$pin ]] || fail "expected $PIN_DIR/$pin to exist"
