@@ -306,19 +306,32 @@ static const char *const *caller_argv(void)
 	return NULL; /* kernel_execve(): nothing of the caller's to read */
 }
 
+/* Who is exec'ing: the fields every record carries about the caller. */
+static void fill_caller(struct argguard_event *e)
+{
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	__u64 uid_gid = bpf_get_current_uid_gid();
+
+	e->pid = bpf_get_current_pid_tgid() >> 32;
+	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
+	e->uid = (__u32)uid_gid;
+	e->euid = BPF_CORE_READ(task, cred, euid.val);
+	e->gid = uid_gid >> 32;
+	e->cgroup_id = bpf_get_current_cgroup_id();
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+}
+
 static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
 		   __u32 flags, __u32 head_bytes)
 {
 	const char *const *argv;
 	struct argguard_event *e;
-	__u64 uid_gid;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count(ARGGUARD_EVENTS_LOST);
 		return;
 	}
-	uid_gid = bpf_get_current_uid_gid();
 	e->ktime_ns = bpf_ktime_get_ns();
 	e->argv_bytes = sz->argv_bytes;
 	e->envp_bytes = sz->envp_bytes;
@@ -329,14 +342,11 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	e->scope = d->scope;
 	e->limit_kind = d->limit_kind;
 	e->flags = sz->flags | flags;
-	e->pid = bpf_get_current_pid_tgid() >> 32;
-	e->uid = (__u32)uid_gid;
-	e->gid = uid_gid >> 32;
+	fill_caller(e);
 	e->argc = sz->argc;
 	e->envc = sz->envc;
 	e->orig_argc = sz->orig_argc;
 	e->err = d->verdict == ARGGUARD_VERDICT_DENY ? d->deny_errno : 0;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	argv = caller_argv();
 	e->head_len = 0;
@@ -476,7 +486,6 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	const struct argguard_config *cfg;
 	__u64 id = bpf_get_current_pid_tgid();
 	struct argguard_event *e;
-	__u64 uid_gid;
 	__u32 set;
 
 	if (ret >= 0)
@@ -492,7 +501,6 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 		count(ARGGUARD_EVENTS_LOST);
 		return 0;
 	}
-	uid_gid = bpf_get_current_uid_gid();
 	e->argv_bytes = 0;
 	e->envp_bytes = 0;
 	e->total_bytes = 0;
@@ -503,14 +511,11 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	e->verdict = d.verdict;
 	e->scope = d.scope;
 	e->limit_kind = d.limit_kind;
-	e->pid = id >> 32;
-	e->uid = (__u32)uid_gid;
-	e->gid = uid_gid >> 32;
+	fill_caller(e);
 	e->argc = -1;
 	e->envc = -1;
 	e->orig_argc = -1;
 	e->err = E2BIG;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	bpf_probe_read_user_str(e->filename, sizeof(e->filename), filename);
 	read_head(e, argv, cfg->head_bytes);
 	bpf_ringbuf_submit(e, 0);

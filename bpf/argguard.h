@@ -118,12 +118,15 @@ struct argguard_event {
 	__u64 total_bytes; /* argv + envp string bytes, always valid */
 	__u64 limit; /* the value of the limit that was crossed */
 	__u64 rule_id; /* uid or cgroup id for those scopes, else 0 */
+	__u64 cgroup_id; /* the caller's cgroup v2 */
 	__u32 verdict; /* enum argguard_verdict */
 	__u32 scope; /* enum argguard_scope */
 	__u32 limit_kind; /* enum argguard_limit */
 	__u32 flags;
 	__u32 pid;
+	__u32 ppid;
 	__u32 uid;
+	__u32 euid;
 	__u32 gid;
 	__s32 argc;
 	__s32 envc;
@@ -131,7 +134,6 @@ struct argguard_event {
 	__s32 err; /* the errno the exec failed with, or 0 */
 	__u32 head_len; /* bytes in head: head_args NUL-terminated arguments */
 	__u32 head_args;
-	__u32 pad;
 	char comm[ARGGUARD_COMM_LEN];
 	char filename[ARGGUARD_FILENAME_LEN];
 	/* The head of argv, read from the caller's memory. Twice the size the

@@ -19,8 +19,6 @@
 #include "log.h"
 #include "policy_maps.h"
 
-#define DEFAULT_LOG "/var/log/argguard/events.jsonl"
-
 static const char usage_text[] =
 	"NAME\n"
 	"    argguard - execve() argument-size policy and audit log\n"

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include <systemd/sd-daemon.h>
 
 #include "argguard.skel.h"
+#include "cgroup.h"
 #include "event_json.h"
 #include "journal.h"
 #include "log.h"
@@ -31,9 +33,17 @@
 
 static volatile sig_atomic_t stopping, reload;
 
+#define CGROUP_CACHE 16
+
 struct logger {
+	const char *path;
 	int fd;
 	int64_t realtime_offset_ns;
+	struct {
+		uint64_t id;
+		char *path;
+	} cgroups[CGROUP_CACHE]; /* recently seen cgroup ids, round robin */
+	unsigned int next_cgroup;
 };
 
 static void on_stop(int sig)
@@ -154,10 +164,62 @@ static void apply_and_say(const char *path)
 		fprintf(stderr, "argguard: applied %s\n", path);
 }
 
+/* The cgroup path for an id, from a small cache; NULL if it is gone. */
+static const char *cgroup_of(struct logger *log, uint64_t id)
+{
+	unsigned int slot;
+
+	for (unsigned int i = 0; i < CGROUP_CACHE; i++)
+		if (log->cgroups[i].path && log->cgroups[i].id == id)
+			return log->cgroups[i].path;
+	slot = log->next_cgroup++ % CGROUP_CACHE;
+	free(log->cgroups[slot].path);
+	log->cgroups[slot].id = id;
+	log->cgroups[slot].path = cgroup_path(DEFAULT_CGROUP_ROOT, id);
+	return log->cgroups[slot].path;
+}
+
+/*
+ * Open the log for appending: root:adm 0640, so admins in group adm can
+ * read it, as with the rest of /var/log.
+ */
+static int open_log(const char *path)
+{
+	struct group *adm = getgrnam("adm");
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+
+	if (fd < 0) {
+		log_error("failed to open log %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (adm && fchown(fd, 0, adm->gr_gid))
+		log_error("failed to give %s to group adm: %s", path, strerror(errno));
+	/* Only argguard's own directory: --log may point anywhere. */
+	if (adm && !strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")) &&
+	    chown(ARGGUARD_LOG_DIR, 0, adm->gr_gid))
+		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	if (fchmod(fd, 0640))
+		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
+	return fd;
+}
+
+/* SIGHUP: after logrotate moved the log away, write to a new one. */
+static void reopen_log(struct logger *log)
+{
+	int fd = open_log(log->path);
+
+	if (fd < 0)
+		return; /* keep writing where we were */
+	close(log->fd);
+	log->fd = fd;
+}
+
 /* One record per event: a JSON line in the log file, and a journald entry. */
 static int log_event(void *ctx, void *data, size_t size)
 {
-	const struct logger *log = ctx;
+	struct logger *log = ctx;
+	const struct argguard_event *e = data;
+	const char *cgroup;
 	json_object *obj;
 	char *line;
 	size_t len;
@@ -166,7 +228,12 @@ static int log_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(struct argguard_event))
 		return 0;
-	obj = event_to_object(data, log->realtime_offset_ns);
+	obj = event_to_object(e, log->realtime_offset_ns);
+	if (obj) {
+		cgroup = cgroup_of(log, e->cgroup_id);
+		json_object_object_add(obj, "cgroup",
+				       cgroup ? json_object_new_string(cgroup) : NULL);
+	}
 	line = obj ? event_object_to_line(obj) : NULL;
 	if (!line) {
 		log_error("failed to format an event: %s", strerror(ENOMEM));
@@ -198,7 +265,7 @@ static void install_signals(void)
 int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
-	struct logger log = { .fd = -1 };
+	struct logger log = { .path = opts->log_path, .fd = -1 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
 	int err;
@@ -228,10 +295,9 @@ int run_daemon(const struct run_opts *opts)
 	if (err)
 		goto out_destroy;
 
-	log.fd = open(opts->log_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	log.fd = open_log(opts->log_path);
 	if (log.fd < 0) {
-		err = -errno;
-		log_error("failed to open log %s: %s", opts->log_path, strerror(-err));
+		err = -1;
 		goto out_destroy;
 	}
 	log.realtime_offset_ns = realtime_offset_ns();
@@ -251,6 +317,7 @@ int run_daemon(const struct run_opts *opts)
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
 			apply_and_say(opts->policy_path);
+			reopen_log(&log);
 			sd_notify(0, "READY=1");
 		}
 		err = ring_buffer__poll(rb, 1000);
@@ -268,6 +335,8 @@ int run_daemon(const struct run_opts *opts)
 	ring_buffer__free(rb);
 out_close:
 	close(log.fd);
+	for (unsigned int i = 0; i < CGROUP_CACHE; i++)
+		free(log.cgroups[i].path);
 out_destroy:
 	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
 	argguard_bpf__destroy(skel);

@@ -2,6 +2,9 @@
 #ifndef ARGGUARD_DAEMON_H
 #define ARGGUARD_DAEMON_H
 
+#define ARGGUARD_LOG_DIR "/var/log/argguard"
+#define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
+
 struct run_opts {
 	const char *log_path;
 	const char *policy_path;

@@ -166,8 +166,11 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	json_object_object_add(obj, "errno",
 			       e->err ? json_object_new_string(strerrorname_np(e->err)) : NULL);
 	json_object_object_add(obj, "pid", json_object_new_int64(e->pid));
+	json_object_object_add(obj, "ppid", json_object_new_int64(e->ppid));
 	json_object_object_add(obj, "uid", json_object_new_int64(e->uid));
+	json_object_object_add(obj, "euid", json_object_new_int64(e->euid));
 	json_object_object_add(obj, "gid", json_object_new_int64(e->gid));
+	json_object_object_add(obj, "cgroup_id", json_object_new_uint64(e->cgroup_id));
 	add_bytes(obj, "comm", e->comm, sizeof(e->comm));
 	add_bytes(obj, "filename", e->filename, sizeof(e->filename));
 	json_object_object_add(obj, "argc", count_or_null(e->argc));

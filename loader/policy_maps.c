@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE /* nftw() */
 #include "policy_maps.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +9,7 @@
 
 #include <bpf/bpf.h>
 
+#include "cgroup.h"
 #include "log.h"
 
 static const char *const map_names[] = {
@@ -152,31 +151,6 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p)
 		.head_bytes = p->head_bytes,
 	};
 	return bpf_map_update_elem(m->fd[MAP_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
-}
-
-/* nftw() has no user pointer: the cgroup being looked for. */
-static __thread struct {
-	uint64_t id;
-	size_t root_len;
-	char *found;
-} search;
-
-static int match_cgroup(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)ftw;
-	if (type != FTW_D || st->st_ino != search.id)
-		return 0;
-	search.found = strdup(path[search.root_len] ? path + search.root_len : "/");
-	return 1;
-}
-
-static char *cgroup_path(const char *root, uint64_t id)
-{
-	search.id = id;
-	search.root_len = strlen(root);
-	search.found = NULL;
-	nftw(root, match_cgroup, 16, FTW_PHYS | FTW_MOUNT);
-	return search.found;
 }
 
 static int read_hash_set(int fd, size_t set_offset, __u32 set,

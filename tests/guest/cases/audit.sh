@@ -83,3 +83,33 @@ test_padded_argument_cannot_hide_what_follows() {
 	assert_eq $((256 - 10 - 3 - 1)) "$(jq -r '.argv_head[2] | length' <<<"$record")" \
 		"length of the padded argument's head (NUL-terminated within 256 bytes)"
 }
+
+test_record_names_the_caller() {
+	local records limit
+	limit=$(live_limit)
+	records=$(new_records 1 bash -c 'echo "$$ $PPID" >/tmp/argguard-ids; exec "$@"' bash \
+		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true)
+	echo "record: $records"
+	assert_eq "$(cat /tmp/argguard-ids)" "$(jq -r '"\(.pid) \(.ppid)"' <<<"$records")" "pid and ppid"
+	assert_eq "$(sed 's/^0:://' /proc/self/cgroup)" "$(jq -r .cgroup <<<"$records")" "cgroup"
+	assert_eq 0 "$(jq -r .euid <<<"$records")" "euid"
+}
+
+test_log_file_is_root_adm_0640() {
+	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "owner, group and mode of the log"
+}
+
+test_sighup_reopens_the_log() {
+	local limit
+	limit=$(live_limit)
+	mv "$EVENT_LOG" "$EVENT_LOG.1"
+	systemctl reload argguard.service
+	sleep 1
+	"$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	wait_log_lines 1 || fail "expected the record in a new $EVENT_LOG after SIGHUP"
+	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "the new log's owner and mode"
+	assert_eq 1 "$(wc -l <"$EVENT_LOG")" "records in the new log"
+	cat "$EVENT_LOG" >>"$EVENT_LOG.1"
+	mv "$EVENT_LOG.1" "$EVENT_LOG"
+	systemctl reload argguard.service
+}
