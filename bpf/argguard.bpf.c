@@ -76,6 +76,14 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } events SEC(".maps");
 
+/* The token bucket for records, as the time the next token is due (GCRA). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} record_bucket SEC(".maps");
+
 /* Execs that argguard itself denied, until their syscall returns. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -250,13 +258,18 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
  * could have changed them since, so the head is what the record shows of
  * the command line, while the sizes stay the kernel's own.
  */
-static void read_head(struct argguard_event *e, const char *const *argv, __u32 want)
+__noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 {
+	const char *const *argv = (const char *const *)argv_addr;
 	const char *arg;
 	__u32 off = 0;
 	long n;
 	int i;
 
+	/* A global function, verified once on its own: inlined into both hooks,
+	 * its loop takes the verifier past its limit. */
+	if (!e)
+		return 0;
 	if (!want)
 		want = ARGGUARD_HEAD_DEFAULT;
 	if (want > ARGGUARD_HEAD_MAX)
@@ -291,6 +304,7 @@ static void read_head(struct argguard_event *e, const char *const *argv, __u32 w
 	if (i == ARGGUARD_HEAD_MAX_ARGS)
 		e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
 	e->head_len = off;
+	return 0;
 }
 
 /* The argv the caller passed to execve() or execveat(), or NULL. */
@@ -321,12 +335,44 @@ static void fill_caller(struct argguard_event *e)
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 }
 
+/*
+ * May one more record go out? The decision is always made and counted; only
+ * its record is held back, and counted as suppressed.
+ */
+static bool rate_allows(const struct argguard_config *cfg)
+{
+	__u64 interval, now, old, due, burst;
+	__u32 zero = 0;
+	__u64 *tat;
+
+	if (!cfg->event_rate)
+		return true;
+	tat = bpf_map_lookup_elem(&record_bucket, &zero);
+	if (!tat)
+		return true;
+	interval = 1000000000ULL / cfg->event_rate;
+	burst = cfg->event_burst ? cfg->event_burst : 1;
+	now = bpf_ktime_get_ns();
+	for (int i = 0; i < 4; i++) {
+		old = *tat;
+		due = old > now ? old : now;
+		if (due - now >= burst * interval)
+			break;
+		if (__sync_val_compare_and_swap(tat, old, due + interval) == old)
+			return true;
+	}
+	count(ARGGUARD_EVENTS_SUPPRESSED);
+	return false;
+}
+
 static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
-		   __u32 flags, __u32 head_bytes)
+		   __u32 flags, const struct argguard_config *cfg)
 {
 	const char *const *argv;
 	struct argguard_event *e;
 
+	if (!rate_allows(cfg))
+		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count(ARGGUARD_EVENTS_LOST);
@@ -352,7 +398,7 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	e->head_len = 0;
 	e->head_args = 0;
 	if (argv)
-		read_head(e, argv, head_bytes);
+		read_head(e, (__u64)argv, cfg->head_bytes);
 	else
 		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 	bpf_ringbuf_submit(e, 0);
@@ -373,7 +419,7 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 	count(ARGGUARD_COUNTER(d->scope, d->verdict));
 	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
 		return 0;
-	report(bprm, sz, d, flags, cfg->head_bytes);
+	report(bprm, sz, d, flags, cfg);
 	if (d->verdict == ARGGUARD_VERDICT_DENY) {
 		__u64 id = bpf_get_current_pid_tgid();
 		__u8 one = 1;
@@ -496,6 +542,8 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
 		return 0;
 	count(ARGGUARD_COUNTER(d.scope, d.verdict));
+	if (!rate_allows(cfg))
+		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count(ARGGUARD_EVENTS_LOST);
@@ -517,7 +565,7 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	e->orig_argc = -1;
 	e->err = E2BIG;
 	bpf_probe_read_user_str(e->filename, sizeof(e->filename), filename);
-	read_head(e, argv, cfg->head_bytes);
+	read_head(e, (__u64)argv, cfg->head_bytes);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

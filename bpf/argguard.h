@@ -87,6 +87,8 @@ struct argguard_config {
 	__u32 active_set;
 	__u32 empty_argv_action;
 	__u32 head_bytes; /* command-line bytes per record; 0: 256, above 1024: 1024 */
+	__u32 event_rate; /* records per second, token bucket; 0: no limit */
+	__u32 event_burst; /* records let through at once; 0 reads as 1 */
 };
 
 struct argguard_uid_key {
@@ -102,8 +104,9 @@ struct argguard_cgroup_key {
 
 /* Per-CPU counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
 #define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))
-#define ARGGUARD_EVENTS_LOST (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS)
-#define ARGGUARD_NR_COUNTERS (ARGGUARD_EVENTS_LOST + 1)
+#define ARGGUARD_EVENTS_LOST (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS) /* ring buffer full */
+#define ARGGUARD_EVENTS_SUPPRESSED (ARGGUARD_EVENTS_LOST + 1) /* over event_rate */
+#define ARGGUARD_NR_COUNTERS (ARGGUARD_EVENTS_SUPPRESSED + 1)
 
 /* Event flags. */
 #define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split and orig_argc known */

@@ -129,6 +129,8 @@ static int status(void)
 			sum += values[cpu];
 		if (key == ARGGUARD_EVENTS_LOST)
 			printf("events_lost: %llu\n", sum);
+		else if (key == ARGGUARD_EVENTS_SUPPRESSED)
+			printf("events_suppressed: %llu\n", sum);
 		else
 			printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
 			       verdict_name(key % ARGGUARD_NR_VERDICTS), sum);

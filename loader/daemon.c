@@ -214,43 +214,102 @@ static void reopen_log(struct logger *log)
 	log->fd = fd;
 }
 
-/* One record per event: a JSON line in the log file, and a journald entry. */
-static int log_event(void *ctx, void *data, size_t size)
+/* One record: a JSON line in the log file, and a journald entry. */
+static void write_record(struct logger *log, json_object *obj)
 {
-	struct logger *log = ctx;
-	const struct argguard_event *e = data;
-	const char *cgroup;
-	json_object *obj;
-	char *line;
+	char *line = event_object_to_line(obj);
 	size_t len;
 	ssize_t n;
 	int err;
 
-	if (size < sizeof(struct argguard_event))
-		return 0;
-	obj = event_to_object(e, log->realtime_offset_ns);
-	if (obj) {
-		cgroup = cgroup_of(log, e->cgroup_id);
-		json_object_object_add(obj, "cgroup",
-				       cgroup ? json_object_new_string(cgroup) : NULL);
-	}
-	line = obj ? event_object_to_line(obj) : NULL;
 	if (!line) {
-		log_error("failed to format an event: %s", strerror(ENOMEM));
-		goto out;
+		log_error("failed to format a record: %s", strerror(ENOMEM));
+		return;
 	}
 	len = strlen(line);
 	line[len] = '\n'; /* one write(2) per record keeps appends whole */
 	n = write(log->fd, line, len + 1);
 	if (n != (ssize_t)(len + 1))
 		log_error("failed to write the log: %s", n < 0 ? strerror(errno) : "short write");
+	free(line);
 	err = event_to_journal(obj);
 	if (err)
-		log_error("failed to send an event to journald: %s", strerror(-err));
-out:
-	free(line);
+		log_error("failed to send a record to journald: %s", strerror(-err));
+}
+
+static int log_event(void *ctx, void *data, size_t size)
+{
+	struct logger *log = ctx;
+	const struct argguard_event *e = data;
+	const char *cgroup;
+	json_object *obj;
+
+	if (size < sizeof(struct argguard_event))
+		return 0;
+	obj = event_to_object(e, log->realtime_offset_ns);
+	if (!obj) {
+		log_error("failed to format an event: %s", strerror(ENOMEM));
+		return 0;
+	}
+	cgroup = cgroup_of(log, e->cgroup_id);
+	json_object_object_add(obj, "cgroup", cgroup ? json_object_new_string(cgroup) : NULL);
+	write_record(log, obj);
 	json_object_put(obj);
 	return 0;
+}
+
+/* Records the BPF side did not send: held back by the rate limit, or lost. */
+struct losses {
+	uint64_t suppressed;
+	uint64_t lost;
+	uint64_t since_ns; /* CLOCK_MONOTONIC */
+};
+
+static uint64_t counter_sum(int fd, __u32 key)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 values[ncpus > 0 ? ncpus : 1];
+	uint64_t sum = 0;
+
+	if (ncpus <= 0 || bpf_map_lookup_elem(fd, &key, values))
+		return 0;
+	for (int i = 0; i < ncpus; i++)
+		sum += values[i];
+	return sum;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void read_losses(int counters_fd, struct losses *now)
+{
+	now->suppressed = counter_sum(counters_fd, ARGGUARD_EVENTS_SUPPRESSED);
+	now->lost = counter_sum(counters_fd, ARGGUARD_EVENTS_LOST);
+	now->since_ns = monotonic_ns();
+}
+
+/* A summary record for what was held back or lost since the last one. */
+static void report_losses(struct logger *log, int counters_fd, struct losses *last)
+{
+	struct losses now;
+	json_object *obj;
+
+	read_losses(counters_fd, &now);
+	if (now.suppressed == last->suppressed && now.lost == last->lost)
+		return;
+	obj = summary_to_object(now.suppressed - last->suppressed, now.lost - last->lost,
+				now.since_ns - last->since_ns, now.since_ns,
+				log->realtime_offset_ns);
+	if (obj) {
+		write_record(log, obj);
+		json_object_put(obj);
+	}
+	*last = now;
 }
 
 static void install_signals(void)
@@ -266,6 +325,7 @@ int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
 	struct logger log = { .path = opts->log_path, .fd = -1 };
+	struct losses losses;
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
 	int err;
@@ -308,6 +368,7 @@ int run_daemon(const struct run_opts *opts)
 		goto out_close;
 	}
 
+	read_losses(bpf_map__fd(skel->maps.counters), &losses);
 	install_signals();
 	sd_notify(0, "READY=1\nSTATUS=enforcing");
 	fprintf(stderr, "argguard: enforcing; pins in %s, log %s\n", ARGGUARD_PIN_DIR,
@@ -327,9 +388,11 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
+		report_losses(&log, bpf_map__fd(skel->maps.counters), &losses);
 	}
 	sd_notify(0, "STOPPING=1");
 	ring_buffer__consume(rb);
+	report_losses(&log, bpf_map__fd(skel->maps.counters), &losses);
 	err = err < 0 ? err : 0;
 
 	ring_buffer__free(rb);

@@ -192,6 +192,26 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	return obj;
 }
 
+json_object *summary_to_object(uint64_t suppressed, uint64_t lost, uint64_t interval_ns,
+			       uint64_t end_ns, int64_t realtime_offset_ns)
+{
+	json_object *obj = json_object_new_object();
+	char message[160];
+
+	if (!obj)
+		return NULL;
+	add_time(obj, end_ns, realtime_offset_ns);
+	json_object_object_add(obj, "verdict", json_object_new_string("summary"));
+	json_object_object_add(obj, "suppressed", json_object_new_uint64(suppressed));
+	json_object_object_add(obj, "lost", json_object_new_uint64(lost));
+	json_object_object_add(obj, "interval_s", json_object_new_double(interval_ns / 1e9));
+	snprintf(message, sizeof(message),
+		 "suppressed %llu events and lost %llu in the last %.1f s",
+		 (unsigned long long)suppressed, (unsigned long long)lost, interval_ns / 1e9);
+	json_object_object_add(obj, "message", json_object_new_string(message));
+	return obj;
+}
+
 char *event_object_to_line(json_object *obj)
 {
 	return strdup(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |

@@ -66,9 +66,12 @@ int event_to_journal(json_object *obj)
 		for (char *c = f.text[f.n - 1] + strlen("ARGGUARD_"); *c != '='; c++)
 			*c = toupper((unsigned char)*c);
 	}
-	ret = add(&f, "MESSAGE=argguard: %s exec of %s (%s %s, limit %s)", field(obj, "verdict"),
-		  field(obj, "filename"), field(obj, "scope"), field(obj, "limit"),
-		  field(obj, "limit_value"));
+	if (!strcmp(field(obj, "verdict"), "summary"))
+		ret = add(&f, "MESSAGE=argguard: %s", field(obj, "message"));
+	else
+		ret = add(&f, "MESSAGE=argguard: %s exec of %s (%s %s, limit %s)",
+			  field(obj, "verdict"), field(obj, "filename"), field(obj, "scope"),
+			  field(obj, "limit"), field(obj, "limit_value"));
 	if (!ret)
 		ret = add(&f, "PRIORITY=%d", priority(field(obj, "verdict")));
 	if (!ret)

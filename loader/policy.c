@@ -295,6 +295,17 @@ static bool set_global_key(struct parser *ps, const char *name, const char *valu
 			ps->p->head_bytes = (uint32_t)n;
 		return true;
 	}
+	if (!strcmp(name, "event_rate") || !strcmp(name, "event_burst")) {
+		uint64_t n;
+
+		if (!parse_number(value, UINT32_MAX, &n) || strpbrk(value, "kKmMgG"))
+			fail(ps, "%s = %s: expected a count up to %u", name, value, UINT32_MAX);
+		else if (name[6] == 'r')
+			ps->p->event_rate = (uint32_t)n;
+		else
+			ps->p->event_burst = (uint32_t)n;
+		return true;
+	}
 	if (!strcmp(name, "empty_argv")) {
 		v = lookup(action_names, 3, value);
 		if (v < 0)
@@ -353,8 +364,9 @@ static void set_rule_key(struct parser *ps, const char *name, const char *value)
 		     "unknown key '%s' in [%s]: expected max_argv_bytes, max_envp_bytes, "
 		     "max_total_bytes, max_argc, max_envc, action or errno%s",
 		     name, ps->section,
-		     strcmp(ps->section, "global") ? ""
-						   : " (or mode, empty_argv, argv_head_bytes)");
+		     strcmp(ps->section, "global")
+			     ? ""
+			     : " (or mode, empty_argv, argv_head_bytes, event_rate, event_burst)");
 	}
 }
 
@@ -469,6 +481,9 @@ void policy_print(FILE *out, const struct policy *p)
 	if (p->head_bytes)
 		fprintf(out, "argv_head_bytes = %u\n",
 			p->head_bytes < ARGGUARD_HEAD_MAX ? p->head_bytes : ARGGUARD_HEAD_MAX);
+	if (p->event_rate)
+		fprintf(out, "event_rate = %u\nevent_burst = %u\n", p->event_rate,
+			p->event_burst ? p->event_burst : 1);
 	print_rule(out, &p->global);
 	if (!rule_is_empty(&p->setuid)) {
 		fprintf(out, "\n[setuid]\n");

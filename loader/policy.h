@@ -32,6 +32,8 @@ struct policy {
 	uint32_t mode; /* enum argguard_mode */
 	uint32_t empty_argv_action; /* enum argguard_action */
 	uint32_t head_bytes; /* command-line bytes per record; 0: the default */
+	uint32_t event_rate; /* records per second; 0: no limit */
+	uint32_t event_burst;
 	struct argguard_rule global;
 	struct argguard_rule setuid;
 	struct uid_rule *uids;

@@ -149,6 +149,8 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p)
 		.active_set = next,
 		.empty_argv_action = p->empty_argv_action,
 		.head_bytes = p->head_bytes,
+		.event_rate = p->event_rate,
+		.event_burst = p->event_burst,
 	};
 	return bpf_map_update_elem(m->fd[MAP_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
@@ -223,6 +225,8 @@ int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struc
 	p->mode = cfg.mode;
 	p->empty_argv_action = cfg.empty_argv_action;
 	p->head_bytes = cfg.head_bytes;
+	p->event_rate = cfg.event_rate;
+	p->event_burst = cfg.event_burst;
 	if (bpf_map_lookup_elem(m->fd[MAP_GLOBAL_RULES], &set, &p->global) ||
 	    bpf_map_lookup_elem(m->fd[MAP_SETUID_RULES], &set, &p->setuid))
 		return -errno;

@@ -17,7 +17,7 @@ source "$(dirname "$0")/lib.sh"
 
 KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0
 
-GUEST_HELPERS=(execsize exploit2010 pointer_flood)
+GUEST_HELPERS=(execsize exploit2010 pointer_flood exec_storm)
 
 usage() {
 	sed -n '3,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2

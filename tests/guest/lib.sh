@@ -36,7 +36,8 @@ set_config() {
 	j=$(config_json | jq -c ".$1 = $2") || return 1
 	bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value \
 		$(le 4 "$(jq .mode <<<"$j")") $(le 4 "$(jq .active_set <<<"$j")") \
-		$(le 4 "$(jq .empty_argv_action <<<"$j")") $(le 4 "$(jq .head_bytes <<<"$j")")
+		$(le 4 "$(jq .empty_argv_action <<<"$j")") $(le 4 "$(jq .head_bytes <<<"$j")") \
+		$(le 4 "$(jq .event_rate <<<"$j")") $(le 4 "$(jq .event_burst <<<"$j")")
 }
 
 # rule_bytes JSON: a struct argguard_rule, from bpftool's JSON, as bytes.

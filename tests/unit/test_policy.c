@@ -77,6 +77,7 @@ static void printed_policy_reads_back_the_same(void)
 	fclose(f);
 	CHECK(parse(out, &b, err, sizeof(err)) == 0, "printed policy parses (%s)", err);
 	CHECK(a.mode == b.mode && a.head_bytes == 512 && b.head_bytes == 512 &&
+		      b.event_rate == 100 && b.event_burst == 7 &&
 		      !memcmp(&a.global, &b.global, sizeof(a.global)) &&
 		      !memcmp(&a.setuid, &b.setuid, sizeof(a.setuid)) && b.n_uids == 1 &&
 		      a.uids[0].uid == b.uids[0].uid &&
@@ -110,6 +111,8 @@ static void errors_name_file_line_and_what_was_expected(void)
 	expect_error("[global]\nmax_argc = 5G\n", "test.conf:2: max_argc = 5G: expected a count");
 	expect_error("[global]\nargv_head_bytes = 2K\n",
 		     "test.conf:2: argv_head_bytes = 2K: expected a byte count up to 1024");
+	expect_error("[global]\nevent_rate = 1K\n",
+		     "test.conf:2: event_rate = 1K: expected a count");
 	expect_error("[global]\nbogus = 1\n", "test.conf:2: unknown key 'bogus' in [global]");
 	expect_error("[uid 1000]\nmode = audit\n", "test.conf:2: unknown key 'mode' in [uid 1000]");
 	expect_error("[global]\naction = drop\n", "test.conf:2: action = drop: expected allow");

@@ -113,3 +113,43 @@ test_sighup_reopens_the_log() {
 	mv "$EVENT_LOG.1" "$EVENT_LOG"
 	systemctl reload argguard.service
 }
+
+counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
+
+# 10,000 offending execs at 100 records a second, the log rotated midway:
+# every decision is counted, and every record is logged or accounted for.
+test_exec_storm_reconciles_exactly() {
+	local n=10000 deny0 supp0 lost0 deny1 supp1 lost1 refused logged summed pid
+	# SIGHUP re-reads the policy file as well as reopening the log: the storm
+	# policy goes in the file, as it would on a real machine.
+	cp /etc/argguard/argguard.conf /tmp/argguard-site.conf
+	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 100\nevent_burst = 100\n' \
+		>/etc/argguard/argguard.conf
+	mv "$EVENT_LOG" "$EVENT_LOG.storm"
+	systemctl reload argguard.service
+	sleep 1.5 # let an earlier summary go out before counting
+	deny0=$(counter global.deny) supp0=$(counter events_suppressed) lost0=$(counter events_lost)
+	"$HELPERS/exec_storm" $n 8000 >/tmp/argguard-storm.out &
+	pid=$!
+	sleep 1
+	mv "$EVENT_LOG" "$EVENT_LOG.rotated" # logrotate, midway
+	systemctl reload argguard.service
+	wait "$pid" || fail "the storm had an exec allowed: $(cat /tmp/argguard-storm.out)"
+	refused=$(cat /tmp/argguard-storm.out)
+	sleep 2.5 # the daemon's next summary
+	deny1=$(counter global.deny) supp1=$(counter events_suppressed) lost1=$(counter events_lost)
+	mv /tmp/argguard-site.conf /etc/argguard/argguard.conf
+	cat "$EVENT_LOG.rotated" "$EVENT_LOG" >/tmp/argguard-storm.log
+	cat "$EVENT_LOG.storm" /tmp/argguard-storm.log >"$EVENT_LOG.new"
+	rm -f "$EVENT_LOG.rotated" "$EVENT_LOG.storm"
+	mv "$EVENT_LOG.new" "$EVENT_LOG"
+	systemctl reload argguard.service
+	logged=$(jq -c 'select(.comm == "exec_storm" and .verdict == "deny")' /tmp/argguard-storm.log | wc -l)
+	summed=$(jq -s '[.[] | select(.verdict == "summary") | .suppressed] | add // 0' /tmp/argguard-storm.log)
+	echo "refused $refused; global.deny +$((deny1 - deny0)); logged $logged; suppressed +$((supp1 - supp0)) (summaries say $summed); lost +$((lost1 - lost0))"
+	assert_eq $n "$refused" "execs refused"
+	assert_eq $n $((deny1 - deny0)) "deny decisions counted"
+	assert_eq $n $((logged + supp1 - supp0 + lost1 - lost0)) "logged + suppressed + lost"
+	assert_eq $((supp1 - supp0)) "$summed" "suppressed, as the summary records say"
+	((supp1 > supp0)) || fail "expected the rate limit to suppress records"
+}
