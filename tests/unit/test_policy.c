@@ -63,8 +63,8 @@ static void full_file_parses(void)
 static void printed_policy_reads_back_the_same(void)
 {
 	const char *text =
-		"[global]\nmode = audit\nargv_head_bytes = 512\nmax_envc = 100\n[uid "
-		"7]\nmax_total_bytes = 3\n"
+		"[global]\nmode = audit\nargv_head_bytes = 512\nevent_rate = 100\n"
+		"event_burst = 7\nmax_envc = 100\n[uid 7]\nmax_total_bytes = 3\n"
 		"action = allow\n[cgroup /ci]\nmax_argc = 9\n[setuid]\nmax_argv_bytes = 5\n";
 	struct policy a, b;
 	char err[256] = "", *out = NULL;
