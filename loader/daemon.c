@@ -3,12 +3,14 @@
  * argguard run: load and attach the LSM programs, pin maps and links, apply
  * the policy file (again on SIGHUP), and log offending execs.
  */
+#define _GNU_SOURCE /* asprintf() */
 #include "daemon.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,11 +36,16 @@
 static volatile sig_atomic_t stopping, reload;
 
 #define CGROUP_CACHE 16
+#define MAX_PENDING 4096 /* records held while the log cannot be written */
 
 struct logger {
 	const char *path;
 	int fd;
 	int64_t realtime_offset_ns;
+	char *pending[MAX_PENDING]; /* lines, oldest first, waiting for space */
+	unsigned int n_pending;
+	uint64_t write_errors; /* failed writes, each retried later */
+	uint64_t dropped; /* records lost because pending was full */
 	struct {
 		uint64_t id;
 		char *path;
@@ -214,24 +221,59 @@ static void reopen_log(struct logger *log)
 	log->fd = fd;
 }
 
+/*
+ * Append one line whole, or not at all: a short write (disk full) is cut
+ * back so that the file never holds half a record.
+ */
+static bool append_line(struct logger *log, const char *line)
+{
+	size_t len = strlen(line);
+	off_t end = lseek(log->fd, 0, SEEK_END);
+	ssize_t n = write(log->fd, line, len);
+
+	if (n == (ssize_t)len)
+		return true;
+	if (n > 0 && end >= 0 && ftruncate(log->fd, end))
+		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
+	if (!log->write_errors++ || log->n_pending == 0)
+		log_error("failed to write %s: %s; holding records until it can be written",
+			  log->path, n < 0 ? strerror(errno) : "short write");
+	return false;
+}
+
+/* Write what is held back, oldest first; stop at the first failure. */
+static void flush_pending(struct logger *log)
+{
+	unsigned int done = 0;
+
+	while (done < log->n_pending && append_line(log, log->pending[done]))
+		free(log->pending[done++]);
+	memmove(log->pending, log->pending + done, (log->n_pending - done) * sizeof(char *));
+	log->n_pending -= done;
+}
+
 /* One record: a JSON line in the log file, and a journald entry. */
 static void write_record(struct logger *log, json_object *obj)
 {
-	char *line = event_object_to_line(obj);
-	size_t len;
-	ssize_t n;
+	char *line = event_object_to_line(obj), *with_newline;
 	int err;
 
-	if (!line) {
+	if (!line || asprintf(&with_newline, "%s\n", line) < 0) {
 		log_error("failed to format a record: %s", strerror(ENOMEM));
+		free(line);
 		return;
 	}
-	len = strlen(line);
-	line[len] = '\n'; /* one write(2) per record keeps appends whole */
-	n = write(log->fd, line, len + 1);
-	if (n != (ssize_t)(len + 1))
-		log_error("failed to write the log: %s", n < 0 ? strerror(errno) : "short write");
 	free(line);
+	flush_pending(log);
+	if (log->n_pending || !append_line(log, with_newline)) {
+		if (log->n_pending < MAX_PENDING) {
+			log->pending[log->n_pending++] = with_newline;
+			with_newline = NULL;
+		} else {
+			log->dropped++;
+		}
+	}
+	free(with_newline);
 	err = event_to_journal(obj);
 	if (err)
 		log_error("failed to send a record to journald: %s", strerror(-err));
@@ -262,6 +304,7 @@ static int log_event(void *ctx, void *data, size_t size)
 struct losses {
 	uint64_t suppressed;
 	uint64_t lost;
+	uint64_t dropped; /* by the daemon: the log full for too long */
 	uint64_t since_ns; /* CLOCK_MONOTONIC */
 };
 
@@ -300,9 +343,12 @@ static void report_losses(struct logger *log, int counters_fd, struct losses *la
 	json_object *obj;
 
 	read_losses(counters_fd, &now);
-	if (now.suppressed == last->suppressed && now.lost == last->lost)
+	now.dropped = log->dropped;
+	if (now.suppressed == last->suppressed && now.lost == last->lost &&
+	    now.dropped == last->dropped)
 		return;
-	obj = summary_to_object(now.suppressed - last->suppressed, now.lost - last->lost,
+	obj = summary_to_object(now.suppressed - last->suppressed,
+				now.lost - last->lost + now.dropped - last->dropped,
 				now.since_ns - last->since_ns, now.since_ns,
 				log->realtime_offset_ns);
 	if (obj) {
@@ -325,7 +371,7 @@ int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
 	struct logger log = { .path = opts->log_path, .fd = -1 };
-	struct losses losses;
+	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
 	int err;
@@ -388,6 +434,7 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
+		flush_pending(&log);
 		report_losses(&log, bpf_map__fd(skel->maps.counters), &losses);
 	}
 	sd_notify(0, "STOPPING=1");
@@ -400,6 +447,8 @@ out_close:
 	close(log.fd);
 	for (unsigned int i = 0; i < CGROUP_CACHE; i++)
 		free(log.cgroups[i].path);
+	for (unsigned int i = 0; i < log.n_pending; i++)
+		free(log.pending[i]);
 out_destroy:
 	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
 	argguard_bpf__destroy(skel);

@@ -153,3 +153,28 @@ test_exec_storm_reconciles_exactly() {
 	assert_eq $((supp1 - supp0)) "$summed" "suppressed, as the summary records say"
 	((supp1 > supp0)) || fail "expected the rate limit to suppress records"
 }
+
+# The log's file system fills up: the daemon keeps running, holds the records
+# back, and writes them all once space returns.
+test_full_log_filesystem_holds_records_until_space_returns() {
+	local limit i dir=/var/log/argguard written
+	limit=$(live_limit)
+	mount -t tmpfs -o size=64k,mode=0750 tmpfs "$dir"
+	systemctl reload argguard.service
+	sleep 1
+	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
+	for ((i = 0; i < 5; i++)); do
+		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	done
+	sleep 2
+	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service on a full disk"
+	echo "records written while full: $(log_lines)"
+	rm "$dir/fill"
+	"$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	wait_log_lines 6 || true
+	written=$(jq -c 'select(.verdict == "deny" and .comm == "execsize")' "$EVENT_LOG" | wc -l)
+	jq -e . "$EVENT_LOG" >/dev/null || fail "expected only whole records in the log"
+	umount -l "$dir" # the daemon holds the file open until the reload
+	systemctl reload argguard.service
+	assert_eq 6 "$written" "records in the log once space returned (5 held back, 1 new)"
+}
