@@ -24,7 +24,7 @@ static const char usage_text[] =
 	"    argguard - execve() argument-size policy and audit log\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    argguard run [--policy FILE] [--log FILE] [-v]\n"
+	"    argguard run [--policy FILE] [--log FILE] [--linux-audit] [-v]\n"
 	"    argguard policy check FILE\n"
 	"    argguard policy apply FILE\n"
 	"    argguard policy show\n"
@@ -55,6 +55,8 @@ static const char usage_text[] =
 	"OPTIONS\n"
 	"    -p, --policy FILE   Policy file (default " DEFAULT_POLICY_FILE ").\n"
 	"    -l, --log FILE      JSON-lines log (default " DEFAULT_LOG ").\n"
+	"    -a, --linux-audit   Also send each record to the Linux audit log, as\n"
+	"                        AUDIT_TRUSTED_APP (ausearch -m TRUSTED_APP).\n"
 	"    -v, --verbose       Show libbpf's own messages.\n"
 	"    -h, --help          Show this help.\n"
 	"    -V, --version       Show the version.\n"
@@ -181,18 +183,19 @@ static int policy_command(int argc, char **argv)
 static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "log", required_argument, NULL, 'l' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
+		{ "linux-audit", no_argument, NULL, 'a' },  { "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },	    {},
 	};
 	int c;
 
 	*opts = (struct run_opts){ .log_path = DEFAULT_LOG, .policy_path = DEFAULT_POLICY_FILE };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:l:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:avh", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'a':
+			opts->linux_audit = true;
+			break;
 		case 'p':
 			opts->policy_path = optarg;
 			break;

@@ -30,6 +30,7 @@
 #include "cgroup.h"
 #include "event_json.h"
 #include "journal.h"
+#include "linux_audit.h"
 #include "log.h"
 #include "policy_maps.h"
 
@@ -46,6 +47,7 @@ struct logger {
 	unsigned int n_pending;
 	uint64_t write_errors; /* failed writes, each retried later */
 	uint64_t dropped; /* records lost because pending was full */
+	int audit_fd; /* the Linux audit log, or -1 */
 	struct {
 		uint64_t id;
 		char *path;
@@ -277,6 +279,11 @@ static void write_record(struct logger *log, json_object *obj)
 	err = event_to_journal(obj);
 	if (err)
 		log_error("failed to send a record to journald: %s", strerror(-err));
+	if (log->audit_fd >= 0) {
+		err = event_to_linux_audit(log->audit_fd, obj);
+		if (err)
+			log_error("failed to send a record to the audit log: %s", strerror(-err));
+	}
 }
 
 static int log_event(void *ctx, void *data, size_t size)
@@ -370,7 +377,7 @@ static void install_signals(void)
 int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
-	struct logger log = { .path = opts->log_path, .fd = -1 };
+	struct logger log = { .path = opts->log_path, .fd = -1, .audit_fd = -1 };
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
@@ -407,6 +414,12 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 	log.realtime_offset_ns = realtime_offset_ns();
+	if (opts->linux_audit) {
+		log.audit_fd = linux_audit_open();
+		if (log.audit_fd < 0)
+			log_error("failed to open the Linux audit log: %s",
+				  strerror(-log.audit_fd));
+	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), log_event, &log, NULL);
 	if (!rb) {
 		err = -errno;
@@ -445,6 +458,8 @@ int run_daemon(const struct run_opts *opts)
 	ring_buffer__free(rb);
 out_close:
 	close(log.fd);
+	if (log.audit_fd >= 0)
+		close(log.audit_fd);
 	for (unsigned int i = 0; i < CGROUP_CACHE; i++)
 		free(log.cgroups[i].path);
 	for (unsigned int i = 0; i < log.n_pending; i++)

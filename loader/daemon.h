@@ -2,12 +2,15 @@
 #ifndef ARGGUARD_DAEMON_H
 #define ARGGUARD_DAEMON_H
 
+#include <stdbool.h>
+
 #define ARGGUARD_LOG_DIR "/var/log/argguard"
 #define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
 
 struct run_opts {
 	const char *log_path;
 	const char *policy_path;
+	bool linux_audit; /* also send records to the Linux audit log */
 };
 
 /* argguard run: load, attach, pin, apply the policy, log until SIGTERM. */

@@ -12,6 +12,7 @@ PACKAGES=(
 	debootstrap e2fsprogs qemu-system-x86
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
+	libaudit-dev
 	# tests
 	clang-format jq
 	# kernel-patches: checkpatch.pl and its SPDX check

@@ -13,7 +13,8 @@ source "$(dirname "$0")/lib.sh"
 SUITE=bookworm
 PACKAGES=(
 	systemd systemd-sysv dbus # a real init, as on a real machine
-	libbpf1 libjson-c5 libinih1 # argguard's runtime
+	auditd # the Linux audit log, a sink of argguard's
+	libbpf1 libjson-c5 libinih1 libaudit1 # argguard's runtime
 	bpftool jq util-linux procps libcap2-bin # what the guest tests drive
 )
 

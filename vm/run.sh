@@ -63,6 +63,7 @@ install_argguard() {
 	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.conf" "$root/etc/argguard/argguard.conf"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.logrotate" "$root/etc/logrotate.d/argguard"
+	echo 'ARGGUARD_OPTS="--linux-audit"' >"$root/etc/default/argguard"
 	ln -sf /usr/lib/systemd/system/argguard.service \
 		"$root/etc/systemd/system/multi-user.target.wants/argguard.service"
 

@@ -178,3 +178,18 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 	systemctl reload argguard.service
 	assert_eq 6 "$written" "records in the log once space returned (5 held back, 1 new)"
 }
+
+test_denied_exec_is_in_the_linux_audit_log() {
+	local records pid found= i
+	records=$(new_records 1 "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	pid=$(jq -r .pid <<<"$records")
+	for ((i = 0; i < 50; i++)); do
+		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .*pid=\"$pid\"" || true)
+		[[ -n $found ]] && break
+		sleep 0.1
+	done
+	echo "ausearch: $found"
+	[[ $found == *'verdict="deny"'* ]] || fail "expected ausearch -m TRUSTED_APP to find the denial of pid $pid"
+	[[ $found == *'argv_bytes="'$(jq -r .argv_bytes <<<"$records")'"'* ]] ||
+		fail "expected the audit message to carry argv_bytes"
+}
