@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"    argguard policy apply FILE\n"
 	"    argguard policy show\n"
 	"    argguard status\n"
+	"    argguard unload\n"
 	"    argguard --help | --version\n"
 	"\n"
 	"DESCRIPTION\n"
@@ -51,6 +52,9 @@ static const char usage_text[] =
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
 	"                  policy file.\n"
 	"    status        Print the decision counters by scope and verdict.\n"
+	"    unload        With no daemon running, remove every pin under\n"
+	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
+	"                  enforcement ends. Refuses while argguard run is live.\n"
 	"\n"
 	"OPTIONS\n"
 	"    -p, --policy FILE   Policy file (default " DEFAULT_POLICY_FILE ").\n"
@@ -246,6 +250,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "policy"))
 		return policy_command(argc - 1, argv + 1);
+	if (!strcmp(cmd, "unload")) {
+		if (argc != 2) {
+			log_error("unload takes no arguments");
+			return 2;
+		}
+		return unload();
+	}
 	if (!strcmp(cmd, "status")) {
 		if (argc != 2) {
 			log_error("status takes no arguments");

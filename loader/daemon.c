@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -374,6 +375,34 @@ static void install_signals(void)
 	sigaction(SIGHUP, &hup, NULL);
 }
 
+/*
+ * Hold the run lock for the life of the process. A second `argguard run`
+ * would attach a second set of programs and fight over the pins.
+ */
+static int take_run_lock(void)
+{
+	int fd = open(ARGGUARD_RUN_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	char pid[32] = "";
+
+	if (fd < 0) {
+		log_error("failed to open %s: %s", ARGGUARD_RUN_LOCK, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (read(fd, pid, sizeof(pid) - 1) < 0)
+			pid[0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		log_error("another argguard run is live (pid %s); stop it first (systemctl stop "
+			  "argguard)",
+			  pid[0] ? pid : "unknown");
+		close(fd);
+		return -1;
+	}
+	if (ftruncate(fd, 0) == 0)
+		dprintf(fd, "%d\n", getpid());
+	return fd; /* left open: the lock goes with the process */
+}
+
 int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
@@ -383,7 +412,7 @@ int run_daemon(const struct run_opts *opts)
 	struct argguard_bpf *skel;
 	int err;
 
-	if (ensure_pin_dir())
+	if (take_run_lock() < 0 || ensure_pin_dir())
 		return 1;
 	skel = argguard_bpf__open_opts(&open_opts);
 	if (!skel) {
@@ -468,4 +497,39 @@ out_destroy:
 	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
 	argguard_bpf__destroy(skel);
 	return err ? 1 : 0;
+}
+
+int unload(void)
+{
+	static const char *const pins[] = {
+		"link",		"link_creds",	"link_execve",	"link_execveat",
+		"config",	"global_rules", "setuid_rules", "uid_rules",
+		"cgroup_rules", "counters",	"events",
+	};
+	int fd = open(ARGGUARD_RUN_LOCK, O_RDONLY | O_CLOEXEC);
+	unsigned int removed = 0;
+	char path[128];
+
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+		log_error("argguard run is live; stop it first (systemctl stop argguard): "
+			  "its programs stay attached while it runs");
+		close(fd);
+		return 1;
+	}
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; i < sizeof(pins) / sizeof(pins[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", ARGGUARD_PIN_DIR, pins[i]);
+		if (!unlink(path))
+			removed++;
+		else if (errno != ENOENT)
+			log_error("failed to remove %s: %s", path, strerror(errno));
+	}
+	if (rmdir(ARGGUARD_PIN_DIR) && errno != ENOENT) {
+		log_error("failed to remove %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		return 1;
+	}
+	printf("argguard: unloaded: removed %u pins and %s; nothing enforces now\n", removed,
+	       ARGGUARD_PIN_DIR);
+	return 0;
 }

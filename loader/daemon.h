@@ -6,6 +6,7 @@
 
 #define ARGGUARD_LOG_DIR "/var/log/argguard"
 #define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
+#define ARGGUARD_RUN_LOCK "/run/argguard.lock"
 
 struct run_opts {
 	const char *log_path;
@@ -15,5 +16,8 @@ struct run_opts {
 
 /* argguard run: load, attach, pin, apply the policy, log until SIGTERM. */
 int run_daemon(const struct run_opts *opts);
+
+/* argguard unload: with no daemon running, remove every pin, which detaches. */
+int unload(void);
 
 #endif /* ARGGUARD_DAEMON_H */
