@@ -396,11 +396,12 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	argv = caller_argv();
 	e->head_len = 0;
-	e->head_args = 0;
-	if (argv)
+	if (argv) {
 		read_head(e, (__u64)argv, cfg->head_bytes);
-	else
+	} else {
+		e->head_args = 0;
 		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+	}
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -457,12 +458,12 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 	if (!cfg)
 		return 0;
 	mode = cfg->mode;
-	read_sizes(bprm, &sz);
 	rule = scope_rule(set, &d);
 	if (mode == ARGGUARD_MODE_OFF || !rule) {
 		count(ARGGUARD_COUNTER(d.scope, ARGGUARD_VERDICT_ALLOW));
 		return 0;
 	}
+	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
 
 	if ((sz.flags & ARGGUARD_EV_EXACT_SIZES) && sz.orig_argc == 0) {

@@ -100,39 +100,24 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int status(void)
 {
-	int ncpus = libbpf_num_possible_cpus();
 	struct policy_maps maps;
 	struct argguard_config cfg;
 	unsigned long long sum;
 	char err[512];
-	__u64 *values;
-	int ret = 0;
 
-	if (ncpus < 0) {
-		log_error("failed to count CPUs: %s", strerror(-ncpus));
-		return 1;
-	}
 	if (policy_maps_open(&maps, err, sizeof(err))) {
 		log_error("%s", err);
 		return 1;
 	}
-	values = calloc(ncpus, sizeof(*values));
-	if (!values || policy_maps_config(&maps, &cfg)) {
+	if (policy_maps_config(&maps, &cfg)) {
 		log_error("failed to read the config map: %s", strerror(errno));
-		ret = 1;
-		goto out;
+		policy_maps_close(&maps);
+		return 1;
 	}
 	printf("mode: %s\n",
 	       mode_name(cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE));
 	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++) {
-		if (bpf_map_lookup_elem(maps.fd[MAP_COUNTERS], &key, values)) {
-			log_error("failed to read the counters: %s", strerror(errno));
-			ret = 1;
-			goto out;
-		}
-		sum = 0;
-		for (int cpu = 0; cpu < ncpus; cpu++)
-			sum += values[cpu];
+		sum = counter_sum(maps.fd[MAP_COUNTERS], key);
 		if (key == ARGGUARD_EVENTS_LOST)
 			printf("events_lost: %llu\n", sum);
 		else if (key == ARGGUARD_EVENTS_SUPPRESSED)
@@ -141,10 +126,8 @@ static int status(void)
 			printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
 			       verdict_name(key % ARGGUARD_NR_VERDICTS), sum);
 	}
-out:
-	free(values);
 	policy_maps_close(&maps);
-	return ret;
+	return 0;
 }
 
 static int policy_command(int argc, char **argv)

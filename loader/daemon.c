@@ -316,19 +316,6 @@ struct losses {
 	uint64_t since_ns; /* CLOCK_MONOTONIC */
 };
 
-static uint64_t counter_sum(int fd, __u32 key)
-{
-	int ncpus = libbpf_num_possible_cpus();
-	__u64 values[ncpus > 0 ? ncpus : 1];
-	uint64_t sum = 0;
-
-	if (ncpus <= 0 || bpf_map_lookup_elem(fd, &key, values))
-		return 0;
-	for (int i = 0; i < ncpus; i++)
-		sum += values[i];
-	return sum;
-}
-
 static uint64_t monotonic_ns(void)
 {
 	struct timespec ts;

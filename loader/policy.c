@@ -95,6 +95,35 @@ void policy_free(struct policy *p)
 	policy_init(p);
 }
 
+struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
+				     const struct argguard_rule *rule)
+{
+	struct uid_rule *more = realloc(p->uids, (p->n_uids + 1) * sizeof(*more));
+
+	if (!more)
+		return NULL;
+	p->uids = more;
+	p->uids[p->n_uids] = (struct uid_rule){ .uid = uid, .rule = *rule };
+	return &p->uids[p->n_uids++].rule;
+}
+
+struct argguard_rule *policy_add_cgroup(struct policy *p, uint64_t id, const char *path,
+					const struct argguard_rule *rule)
+{
+	struct cgroup_rule *more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
+	char *copy = path ? strdup(path) : NULL;
+
+	if (!more || (path && !copy)) {
+		free(copy);
+		if (more)
+			p->cgroups = more;
+		return NULL;
+	}
+	p->cgroups = more;
+	p->cgroups[p->n_cgroups] = (struct cgroup_rule){ .id = id, .path = copy, .rule = *rule };
+	return &p->cgroups[p->n_cgroups++].rule;
+}
+
 /* The state of one parse. inih reports no line numbers, so the reader counts them. */
 struct parser {
 	FILE *in;
@@ -161,8 +190,8 @@ static bool parse_number(const char *value, uint64_t max, uint64_t *out)
 
 static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
 {
+	struct argguard_rule rule = default_rule(), *added;
 	struct policy *p = ps->p;
-	struct uid_rule *more;
 
 	for (size_t i = 0; i < p->n_uids; i++) {
 		if (p->uids[i].uid == uid) {
@@ -174,20 +203,16 @@ static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
 		fail(ps, "more than %d uid rules", ARGGUARD_MAX_UID_RULES);
 		return NULL;
 	}
-	more = realloc(p->uids, (p->n_uids + 1) * sizeof(*more));
-	if (!more) {
+	added = policy_add_uid(p, uid, &rule);
+	if (!added)
 		fail(ps, "out of memory");
-		return NULL;
-	}
-	p->uids = more;
-	p->uids[p->n_uids] = (struct uid_rule){ .uid = uid, .rule = default_rule() };
-	return &p->uids[p->n_uids++].rule;
+	return added;
 }
 
 static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path)
 {
+	struct argguard_rule rule = default_rule(), *added;
 	struct policy *p = ps->p;
-	struct cgroup_rule *more;
 	char full[4096];
 	struct stat st;
 
@@ -211,18 +236,10 @@ static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path
 		fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
 		return NULL;
 	}
-	more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
-	if (!more) {
+	added = policy_add_cgroup(p, st.st_ino, path, &rule);
+	if (!added)
 		fail(ps, "out of memory");
-		return NULL;
-	}
-	p->cgroups = more;
-	p->cgroups[p->n_cgroups] = (struct cgroup_rule){
-		.id = st.st_ino,
-		.path = strdup(path),
-		.rule = default_rule(),
-	};
-	return &p->cgroups[p->n_cgroups++].rule;
+	return added;
 }
 
 /* Start a section: find or create the rule its keys go into. */

@@ -56,6 +56,15 @@ int policy_parse(FILE *in, const char *name, const char *cgroup_root, struct pol
 int policy_parse_file(const char *path, const char *cgroup_root, struct policy *p, char *err,
 		      size_t err_len);
 
+/*
+ * Append a rule to p (cgroup path may be NULL, else it is copied). Returns
+ * the stored rule, or NULL when out of memory.
+ */
+struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
+				     const struct argguard_rule *rule);
+struct argguard_rule *policy_add_cgroup(struct policy *p, uint64_t id, const char *path,
+					const struct argguard_rule *rule);
+
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);
 

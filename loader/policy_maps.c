@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 #include "cgroup.h"
 #include "log.h"
@@ -54,6 +55,19 @@ int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg)
 	__u32 zero = 0;
 
 	return bpf_map_lookup_elem(m->fd[MAP_CONFIG], &zero, cfg) ? -errno : 0;
+}
+
+uint64_t counter_sum(int fd, __u32 key)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	__u64 values[ncpus > 0 ? ncpus : 1];
+	uint64_t sum = 0;
+
+	if (ncpus <= 0 || bpf_map_lookup_elem(fd, &key, values))
+		return 0;
+	for (int i = 0; i < ncpus; i++)
+		sum += values[i];
+	return sum;
 }
 
 /*
@@ -183,32 +197,19 @@ static int read_hash_set(int fd, size_t set_offset, __u32 set,
 static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule,
 		   const char *cgroup_root)
 {
-	const struct argguard_uid_key *k = key;
-	struct uid_rule *more = realloc(p->uids, (p->n_uids + 1) * sizeof(*more));
-
 	(void)cgroup_root;
-	if (!more)
-		return -ENOMEM;
-	p->uids = more;
-	p->uids[p->n_uids++] = (struct uid_rule){ .uid = k->uid, .rule = *rule };
-	return 0;
+	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule) ? 0 : -ENOMEM;
 }
 
 static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule,
 		      const char *cgroup_root)
 {
-	const struct argguard_cgroup_key *k = key;
-	struct cgroup_rule *more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
+	uint64_t id = ((const struct argguard_cgroup_key *)key)->cgroup_id;
+	char *path = cgroup_path(cgroup_root, id);
+	struct argguard_rule *added = policy_add_cgroup(p, id, path, rule);
 
-	if (!more)
-		return -ENOMEM;
-	p->cgroups = more;
-	p->cgroups[p->n_cgroups++] = (struct cgroup_rule){
-		.id = k->cgroup_id,
-		.path = cgroup_path(cgroup_root, k->cgroup_id),
-		.rule = *rule,
-	};
-	return 0;
+	free(path);
+	return added ? 0 : -ENOMEM;
 }
 
 int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struct policy *p)

@@ -26,6 +26,9 @@ int policy_maps_open(struct policy_maps *m, char *err, size_t err_len);
 void policy_maps_close(struct policy_maps *m);
 int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg);
 
+/* One counter of the per-CPU counters map at fd, summed over CPUs; 0 if unreadable. */
+uint64_t counter_sum(int fd, __u32 key);
+
 /*
  * Write p into the rule set that execs are not reading, then switch them to
  * it with one update of the config map. On failure the live policy is

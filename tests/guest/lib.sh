@@ -82,3 +82,16 @@ wait_log_lines() {
 	done
 	return 1
 }
+
+# outcome CMD...: "allowed" if the exec ran, else the errno it failed with.
+outcome() {
+	local out
+	out=$("$@") && echo allowed || echo "${out:-failed}"
+}
+
+# expect WANT WHAT CMD...: the exec's outcome must be WANT.
+expect() {
+	local want=$1 what=$2
+	shift 2
+	assert_eq "$want" "$(outcome "$@")" "$what"
+}

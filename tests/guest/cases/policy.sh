@@ -25,12 +25,6 @@ cleanup() {
 	rmdir $CG/argguard-t-*/child $CG/argguard-t-* 2>/dev/null || true
 }
 
-# outcome CMD...: "allowed" if the exec ran, else the errno it failed with.
-outcome() {
-	local out
-	out=$("$@") && echo allowed || echo "${out:-failed}"
-}
-
 AS_TESTER=(setpriv --reuid=$TESTER --regid=$TESTER --clear-groups)
 
 # in_cgroup PATH CMD...: run CMD inside an existing cgroup.
@@ -38,13 +32,6 @@ in_cgroup() {
 	local path=$1
 	shift
 	(echo "$BASHPID" >"$CG$path/cgroup.procs" && exec "$@")
-}
-
-# expect WANT WHAT CMD...: the exec's outcome must be WANT.
-expect() {
-	local want=$1 what=$2
-	shift 2
-	assert_eq "$want" "$(outcome "$@")" "$what"
 }
 
 last_record() { tail -n 1 "$EVENT_LOG"; }
