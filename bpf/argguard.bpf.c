@@ -71,6 +71,14 @@ struct {
 } counters SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ARGGUARD_NR_DROPS);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} drops SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1024 * 1024);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
@@ -91,6 +99,9 @@ struct {
 	__type(key, __u64); /* pid_tgid */
 	__type(value, __u8);
 } denied_execs SEC(".maps");
+
+/* fs.exec_arg_max, from kernel-patches/; its address is 0 on a stock kernel. */
+extern const void exec_arg_max __ksym __weak;
 
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
@@ -145,12 +156,22 @@ static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 	sz->flags = 0;
 }
 
-static void count(__u32 index)
+static void bump(void *map, __u32 index)
 {
-	__u64 *n = bpf_map_lookup_elem(&counters, &index);
+	__u64 *n = bpf_map_lookup_elem(map, &index);
 
 	if (n)
 		*n += 1;
+}
+
+static void count(__u32 index)
+{
+	bump(&counters, index);
+}
+
+static void drop(__u32 reason)
+{
+	bump(&drops, reason);
 }
 
 static __s32 safe_errno(__s32 err)
@@ -361,8 +382,25 @@ static bool rate_allows(const struct argguard_config *cfg)
 		if (__sync_val_compare_and_swap(tat, old, due + interval) == old)
 			return true;
 	}
-	count(ARGGUARD_EVENTS_SUPPRESSED);
+	drop(ARGGUARD_DROP_RATE_LIMITED);
 	return false;
+}
+
+/*
+ * A script's interpreter, as binfmt_script will find it: the kernel has
+ * already read the file's first bytes into bprm->buf. Only the first level
+ * is known here; an interpreter that is itself a script shows as that script.
+ */
+static void read_shebang(struct argguard_event *e, struct linux_binprm *bprm)
+{
+	char magic[2];
+
+	if (bpf_probe_read_kernel(magic, sizeof(magic), bprm->buf) || magic[0] != '#' ||
+	    magic[1] != '!')
+		return;
+	if (bpf_probe_read_kernel(e->shebang, sizeof(e->shebang), bprm->buf + 2))
+		return;
+	e->flags |= ARGGUARD_EV_SCRIPT;
 }
 
 static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
@@ -375,7 +413,7 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 		return;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count(ARGGUARD_EVENTS_LOST);
+		drop(ARGGUARD_DROP_RING_FULL);
 		return;
 	}
 	e->ktime_ns = bpf_ktime_get_ns();
@@ -394,6 +432,7 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	e->orig_argc = sz->orig_argc;
 	e->err = d->verdict == ARGGUARD_VERDICT_DENY ? d->deny_errno : 0;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
+	read_shebang(e, bprm);
 	argv = caller_argv();
 	e->head_len = 0;
 	if (argv) {
@@ -503,18 +542,28 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 }
 
 /*
- * The kernel's own argument limit for the caller, as bprm_stack_limits()
- * works it out: a quarter of RLIMIT_STACK, at most 3/4 of _STK_LIM, at
- * least ARG_MAX. fs.exec_arg_max, where set, may be lower; BPF cannot read it.
+ * The kernel's own argument limit for the caller, as bprm_arg_limit() works
+ * it out: a quarter of RLIMIT_STACK, at most 3/4 of _STK_LIM, at least
+ * ARG_MAX; then capped by fs.exec_arg_max where the kernel has it and it is set.
  */
-static __u64 kernel_arg_limit(void)
+static __u64 kernel_arg_limit(__u32 *kind)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 limit = BPF_CORE_READ(task, signal, rlim[RLIMIT_STACK].rlim_cur) / 4;
+	unsigned long cap = 0;
 
 	if (limit > 6 << 20)
 		limit = 6 << 20;
-	return limit < 32 * 4096 ? 32 * 4096 : limit;
+	if (limit < 32 * 4096)
+		limit = 32 * 4096;
+	*kind = ARGGUARD_LIMIT_KERNEL;
+	if (&exec_arg_max)
+		bpf_probe_read_kernel(&cap, sizeof(cap), &exec_arg_max);
+	if (cap && cap < limit) {
+		*kind = ARGGUARD_LIMIT_EXEC_ARG_MAX;
+		return cap;
+	}
+	return limit;
 }
 
 /*
@@ -528,7 +577,6 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	struct decision d = {
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
 		.scope = ARGGUARD_SCOPE_KERNEL,
-		.limit_kind = ARGGUARD_LIMIT_KERNEL,
 	};
 	const struct argguard_config *cfg;
 	__u64 id = bpf_get_current_pid_tgid();
@@ -547,7 +595,7 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 		return 0;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
-		count(ARGGUARD_EVENTS_LOST);
+		drop(ARGGUARD_DROP_RING_FULL);
 		return 0;
 	}
 	e->argv_bytes = 0;
@@ -556,10 +604,9 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	e->rule_id = 0;
 	e->flags = 0;
 	e->ktime_ns = bpf_ktime_get_ns();
-	e->limit = kernel_arg_limit();
+	e->limit = kernel_arg_limit(&e->limit_kind);
 	e->verdict = d.verdict;
 	e->scope = d.scope;
-	e->limit_kind = d.limit_kind;
 	fill_caller(e);
 	e->argc = -1;
 	e->envc = -1;

@@ -15,6 +15,7 @@
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
 #define ARGGUARD_HEAD_DEFAULT 256 /* config.head_bytes 0 reads as this */
 #define ARGGUARD_HEAD_MAX_ARGS 64
+#define ARGGUARD_SHEBANG_LEN 254 /* a script's "#!" line after the "#!": BINPRM_BUF_SIZE - 2 */
 
 /* config.mode. Any other value reads as enforce. */
 enum argguard_mode {
@@ -60,6 +61,7 @@ enum argguard_limit {
 	ARGGUARD_LIMIT_ENVC,
 	ARGGUARD_LIMIT_EMPTY_ARGV,
 	ARGGUARD_LIMIT_KERNEL, /* the kernel's own: RLIMIT_STACK / 4, at most 6 MiB */
+	ARGGUARD_LIMIT_EXEC_ARG_MAX, /* the kernel's, capped lower by fs.exec_arg_max */
 };
 
 /*
@@ -102,17 +104,23 @@ struct argguard_cgroup_key {
 	__u32 pad;
 };
 
-/* Per-CPU counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
+/* Per-CPU decision counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
 #define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))
-#define ARGGUARD_EVENTS_LOST (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS) /* ring buffer full */
-#define ARGGUARD_EVENTS_SUPPRESSED (ARGGUARD_EVENTS_LOST + 1) /* over event_rate */
-#define ARGGUARD_NR_COUNTERS (ARGGUARD_EVENTS_SUPPRESSED + 1)
+#define ARGGUARD_NR_COUNTERS (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS)
+
+/* Why a record never reached the ring buffer: the index of the "drops" map. */
+enum argguard_drop {
+	ARGGUARD_DROP_RATE_LIMITED, /* held back by config.event_rate: suppressed */
+	ARGGUARD_DROP_RING_FULL, /* bpf_ringbuf_reserve() failed: lost */
+	ARGGUARD_NR_DROPS,
+};
 
 /* Event flags. */
 #define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split and orig_argc known */
 #define ARGGUARD_EV_SECUREEXEC (1U << 1) /* setuid, setgid or file-capability gain */
 #define ARGGUARD_EV_HEAD_TRUNCATED (1U << 2) /* the command line goes on past head */
 #define ARGGUARD_EV_HEAD_UNREADABLE (1U << 3) /* the caller's argv could not be read */
+#define ARGGUARD_EV_SCRIPT (1U << 4) /* the file starts "#!": shebang holds the rest */
 
 struct argguard_event {
 	__u64 ktime_ns; /* CLOCK_MONOTONIC */
@@ -139,6 +147,8 @@ struct argguard_event {
 	__u32 head_args;
 	char comm[ARGGUARD_COMM_LEN];
 	char filename[ARGGUARD_FILENAME_LEN];
+	/* With ARGGUARD_EV_SCRIPT, the bytes after "#!" as the kernel read them. */
+	char shebang[ARGGUARD_SHEBANG_LEN];
 	/* The head of argv, read from the caller's memory. Twice the size the
 	 * verifier needs to see every bounded copy fit. */
 	char head[2 * ARGGUARD_HEAD_MAX];

@@ -24,7 +24,8 @@ static const char usage_text[] =
 	"    argguard - execve() argument-size policy and audit log\n"
 	"\n"
 	"SYNOPSIS\n"
-	"    argguard run [--policy FILE] [--log FILE] [--linux-audit] [-v]\n"
+	"    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
+	"                 [--on-stop keep|unload] [-v]\n"
 	"    argguard policy check FILE\n"
 	"    argguard policy apply FILE\n"
 	"    argguard policy show\n"
@@ -40,18 +41,24 @@ static const char usage_text[] =
 	"    rule, then its uid, then [global]. A [setuid] rule applies on top\n"
 	"    to privilege-gaining execs and can only tighten.\n"
 	"\n"
-	"    run           Load and attach the programs, pin maps and links, apply\n"
-	"                  the policy file (again on SIGHUP), and append one JSON\n"
-	"                  line per offending exec to the log until SIGTERM.\n"
-	"                  Pinned maps from an earlier run are adopted; enforcement\n"
-	"                  stays in place after the daemon exits.\n"
+	"    run           Load and attach the programs, pin maps and links, and\n"
+	"                  append one JSON line per offending exec to the log until\n"
+	"                  SIGTERM. The policy file is applied on a fresh start and\n"
+	"                  on SIGHUP. After a crash or a stop, the next run adopts\n"
+	"                  the pinned links and maps: the policy, bpftool edits\n"
+	"                  included, and the counters carry on, and records emitted\n"
+	"                  meanwhile are logged from the ring buffer. Enforcement\n"
+	"                  stays in place while no daemon runs, unless --on-stop\n"
+	"                  unload says otherwise.\n"
 	"    policy check  Validate FILE; change nothing.\n"
 	"    policy apply  Replace the live policy with FILE, atomically: a file\n"
 	"                  with an error changes nothing, and no exec sees half of\n"
 	"                  the new policy.\n"
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
 	"                  policy file.\n"
-	"    status        Print the decision counters by scope and verdict.\n"
+	"    status        Print the decision counters by scope and verdict, and\n"
+	"                  the records dropped by reason: rate_limited (summed\n"
+	"                  up in the log) and ring_full (lost).\n"
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
 	"                  enforcement ends. Refuses while argguard run is live.\n"
@@ -61,6 +68,10 @@ static const char usage_text[] =
 	"    -l, --log FILE      JSON-lines log (default " DEFAULT_LOG ").\n"
 	"    -a, --linux-audit   Also send each record to the Linux audit log, as\n"
 	"                        AUDIT_TRUSTED_APP (ausearch -m TRUSTED_APP).\n"
+	"    -s, --on-stop keep|unload\n"
+	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
+	"                        keep it in the pinned links (default), or unload\n"
+	"                        it as argguard unload would. A crash always keeps it.\n"
 	"    -v, --verbose       Show libbpf's own messages.\n"
 	"    -h, --help          Show this help.\n"
 	"    -V, --version       Show the version.\n"
@@ -118,14 +129,12 @@ static int status(void)
 	       mode_name(cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE));
 	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++) {
 		sum = counter_sum(maps.fd[MAP_COUNTERS], key);
-		if (key == ARGGUARD_EVENTS_LOST)
-			printf("events_lost: %llu\n", sum);
-		else if (key == ARGGUARD_EVENTS_SUPPRESSED)
-			printf("events_suppressed: %llu\n", sum);
-		else
-			printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
-			       verdict_name(key % ARGGUARD_NR_VERDICTS), sum);
+		printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
+		       verdict_name(key % ARGGUARD_NR_VERDICTS), sum);
 	}
+	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
+		printf("records_dropped.%s: %llu\n", drop_name(reason),
+		       (unsigned long long)counter_sum(maps.fd[MAP_DROPS], reason));
 	policy_maps_close(&maps);
 	return 0;
 }
@@ -170,15 +179,19 @@ static int policy_command(int argc, char **argv)
 static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 {
 	static const struct option longopts[] = {
-		{ "policy", required_argument, NULL, 'p' }, { "log", required_argument, NULL, 'l' },
-		{ "linux-audit", no_argument, NULL, 'a' },  { "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },	    {},
+		{ "policy", required_argument, NULL, 'p' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "linux-audit", no_argument, NULL, 'a' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "on-stop", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
 	};
 	int c;
 
 	*opts = (struct run_opts){ .log_path = DEFAULT_LOG, .policy_path = DEFAULT_POLICY_FILE };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:l:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:s:avh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opts->linux_audit = true;
@@ -188,6 +201,13 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 			break;
 		case 'l':
 			opts->log_path = optarg;
+			break;
+		case 's':
+			if (strcmp(optarg, "keep") && strcmp(optarg, "unload")) {
+				log_error("--on-stop takes keep or unload, not '%s'", optarg);
+				return 2;
+			}
+			opts->unload_on_stop = !strcmp(optarg, "unload");
 			break;
 		case 'v':
 			verbose = true;

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE /* asprintf() */
 #include "daemon.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -77,6 +78,26 @@ static int64_t realtime_offset_ns(void)
 	return (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
 }
 
+/*
+ * With unprivileged BPF on, any user can load socket filters and probe map
+ * internals; argguard's pins are root-only either way, but a site running a
+ * security control wants it off (kernel.unprivileged_bpf_disabled = 1 or 2).
+ */
+static void warn_if_unprivileged_bpf(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "re");
+	int disabled = -1;
+
+	if (f) {
+		if (fscanf(f, "%d", &disabled) != 1)
+			disabled = -1;
+		fclose(f);
+	}
+	if (disabled == 0)
+		log_error("warning: unprivileged BPF is enabled "
+			  "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
+}
+
 static int ensure_pin_dir(void)
 {
 	struct statfs fs;
@@ -116,23 +137,74 @@ static bool kernel_has_exact_sizes(void)
 	return found;
 }
 
+/* The tag (a hash of the instructions) of a loaded program, by fd or by id. */
+static int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	memcpy(tag, info.tag, BPF_TAG_SIZE);
+	return 0;
+}
+
 /*
- * Attach, then swap the pin: the previous link, if any, detaches only when
- * its pin goes, by which time this one is enforcing. No exec slips by.
+ * The link pinned at pin, if it runs the very program prog (same tag):
+ * a restart after a crash or a stop keeps enforcing through it. NULL if
+ * there is none, or it runs another build.
+ */
+static struct bpf_link *adopt_pinned(struct bpf_program *prog, const char *pin)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	__u8 ours[BPF_TAG_SIZE], theirs[BPF_TAG_SIZE];
+	struct bpf_link *link = bpf_link__open(pin);
+	int prog_fd;
+	bool same;
+
+	if (!link)
+		return NULL;
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))
+		goto mismatch;
+	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+	if (prog_fd < 0)
+		goto mismatch;
+	same = !prog_tag(prog_fd, theirs) && !prog_tag(bpf_program__fd(prog), ours) &&
+	       !memcmp(ours, theirs, BPF_TAG_SIZE);
+	close(prog_fd);
+	if (same)
+		return link;
+mismatch:
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/*
+ * Adopt the pinned link if it runs this program. Otherwise attach, then
+ * swap the pin: the previous link, if any, detaches only when its pin goes,
+ * by which time this one is enforcing. No exec slips by.
  */
 static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const char *name)
 {
-	struct bpf_link *link = bpf_program__attach(prog);
+	struct bpf_link *link;
 	char pin[128];
 	int err;
 
+	snprintf(pin, sizeof(pin), "%s/%s", ARGGUARD_PIN_DIR, name);
+	link = adopt_pinned(prog, pin);
+	if (link) {
+		*out = link;
+		fprintf(stderr, "argguard: adopted the pinned %s\n", pin);
+		return 0;
+	}
+	link = bpf_program__attach(prog);
 	if (!link) {
 		err = -errno;
 		log_error("failed to attach %s: %s", bpf_program__name(prog), strerror(-err));
 		return err;
 	}
 	*out = link;
-	snprintf(pin, sizeof(pin), "%s/%s", ARGGUARD_PIN_DIR, name);
 	if (unlink(pin) && errno != ENOENT) {
 		err = -errno;
 		log_error("failed to replace %s: %s", pin, strerror(-err));
@@ -253,6 +325,11 @@ static void flush_pending(struct logger *log)
 		free(log->pending[done++]);
 	memmove(log->pending, log->pending + done, (log->n_pending - done) * sizeof(char *));
 	log->n_pending -= done;
+	if (done && !log->n_pending)
+		fprintf(stderr,
+			"argguard: %s is writable again: wrote %u held records; "
+			"%llu failed writes since start\n",
+			log->path, done, (unsigned long long)log->write_errors);
 }
 
 /* One record: a JSON line in the log file, and a journald entry. */
@@ -308,12 +385,10 @@ static int log_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Records the BPF side did not send: held back by the rate limit, or lost. */
+/* Records that never reached the log, as of since_ns (CLOCK_MONOTONIC). */
 struct losses {
-	uint64_t suppressed;
-	uint64_t lost;
-	uint64_t dropped; /* by the daemon: the log full for too long */
-	uint64_t since_ns; /* CLOCK_MONOTONIC */
+	struct record_losses n;
+	uint64_t since_ns;
 };
 
 static uint64_t monotonic_ns(void)
@@ -324,33 +399,68 @@ static uint64_t monotonic_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void read_losses(int counters_fd, struct losses *now)
+static void read_losses(const struct logger *log, int drops_fd, struct losses *now)
 {
-	now->suppressed = counter_sum(counters_fd, ARGGUARD_EVENTS_SUPPRESSED);
-	now->lost = counter_sum(counters_fd, ARGGUARD_EVENTS_LOST);
+	now->n.suppressed = counter_sum(drops_fd, ARGGUARD_DROP_RATE_LIMITED);
+	now->n.ring_full = counter_sum(drops_fd, ARGGUARD_DROP_RING_FULL);
+	now->n.log_backlog = log->dropped;
 	now->since_ns = monotonic_ns();
 }
 
-/* A summary record for what was held back or lost since the last one. */
-static void report_losses(struct logger *log, int counters_fd, struct losses *last)
+/*
+ * The drop counts the last summary covered, kept across restarts: drops
+ * while no daemon ran go into the next daemon's first summary.
+ */
+static void save_reported(const struct losses *l)
 {
+	FILE *f = fopen(ARGGUARD_REPORTED ".new", "we");
+
+	if (!f)
+		return;
+	fprintf(f, "%llu %llu\n", (unsigned long long)l->n.suppressed,
+		(unsigned long long)l->n.ring_full);
+	if (fclose(f) == 0)
+		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
+}
+
+static void load_reported(struct losses *l)
+{
+	FILE *f = fopen(ARGGUARD_REPORTED, "re");
+	unsigned long long suppressed, ring_full;
+
+	if (!f)
+		return;
+	if (fscanf(f, "%llu %llu", &suppressed, &ring_full) == 2 && suppressed <= l->n.suppressed &&
+	    ring_full <= l->n.ring_full) {
+		l->n.suppressed = suppressed;
+		l->n.ring_full = ring_full;
+	}
+	fclose(f);
+}
+
+/* A summary record for what was held back or lost since the last one. */
+static void report_losses(struct logger *log, int drops_fd, struct losses *last)
+{
+	struct record_losses delta;
 	struct losses now;
 	json_object *obj;
 
-	read_losses(counters_fd, &now);
-	now.dropped = log->dropped;
-	if (now.suppressed == last->suppressed && now.lost == last->lost &&
-	    now.dropped == last->dropped)
+	read_losses(log, drops_fd, &now);
+	delta = (struct record_losses){
+		.suppressed = now.n.suppressed - last->n.suppressed,
+		.ring_full = now.n.ring_full - last->n.ring_full,
+		.log_backlog = now.n.log_backlog - last->n.log_backlog,
+	};
+	if (!delta.suppressed && !delta.ring_full && !delta.log_backlog)
 		return;
-	obj = summary_to_object(now.suppressed - last->suppressed,
-				now.lost - last->lost + now.dropped - last->dropped,
-				now.since_ns - last->since_ns, now.since_ns,
+	obj = summary_to_object(&delta, now.since_ns - last->since_ns, now.since_ns,
 				log->realtime_offset_ns);
 	if (obj) {
 		write_record(log, obj);
 		json_object_put(obj);
 	}
 	*last = now;
+	save_reported(last);
 }
 
 static void install_signals(void)
@@ -390,6 +500,41 @@ static int take_run_lock(void)
 	return fd; /* left open: the lock goes with the process */
 }
 
+/* Remove every pin and the pin directory; the programs detach as their pins go. */
+static int remove_pins(void)
+{
+	DIR *dir = opendir(ARGGUARD_PIN_DIR);
+	unsigned int removed = 0;
+	struct dirent *d;
+	int err = 0;
+
+	if (!dir && errno != ENOENT) {
+		log_error("failed to open %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		return -1;
+	}
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (unlinkat(dirfd(dir), d->d_name, 0)) {
+			log_error("failed to remove %s/%s: %s", ARGGUARD_PIN_DIR, d->d_name,
+				  strerror(errno));
+			err = -1;
+			continue;
+		}
+		removed++;
+	}
+	if (dir)
+		closedir(dir);
+	if (!err && rmdir(ARGGUARD_PIN_DIR) && errno != ENOENT) {
+		log_error("failed to remove %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		err = -1;
+	}
+	if (!err)
+		printf("argguard: unloaded: removed %u pins and %s; nothing enforces now\n",
+		       removed, ARGGUARD_PIN_DIR);
+	return err;
+}
+
 int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
@@ -397,10 +542,13 @@ int run_daemon(const struct run_opts *opts)
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
+	bool earlier_pins;
 	int err;
 
 	if (take_run_lock() < 0 || ensure_pin_dir())
 		return 1;
+	warn_if_unprivileged_bpf();
+	earlier_pins = access(ARGGUARD_PIN_DIR "/config", F_OK) == 0;
 	skel = argguard_bpf__open_opts(&open_opts);
 	if (!skel) {
 		log_error("failed to open the BPF object: %s", strerror(errno));
@@ -415,10 +563,15 @@ int run_daemon(const struct run_opts *opts)
 		log_error("this kernel lacks argguard's exec patches: argv/envp sizes are "
 			  "derived from their total, and argc == 0 cannot be seen, so "
 			  "empty_argv rules never match");
-	if (access(opts->policy_path, F_OK) == 0)
+	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
+	if (earlier_pins)
+		fprintf(stderr, "argguard: keeping the pinned policy (reload to apply %s)\n",
+			opts->policy_path);
+	else if (access(opts->policy_path, F_OK) == 0)
 		apply_and_say(opts->policy_path);
 	else
-		log_error("no policy file %s: keeping the pinned policy", opts->policy_path);
+		log_error("no policy file %s: mode off until a policy is applied",
+			  opts->policy_path);
 
 	err = attach_all(skel);
 	if (err)
@@ -443,7 +596,9 @@ int run_daemon(const struct run_opts *opts)
 		goto out_close;
 	}
 
-	read_losses(bpf_map__fd(skel->maps.counters), &losses);
+	read_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
+	if (earlier_pins)
+		load_reported(&losses);
 	install_signals();
 	sd_notify(0, "READY=1\nSTATUS=enforcing");
 	fprintf(stderr, "argguard: enforcing; pins in %s, log %s\n", ARGGUARD_PIN_DIR,
@@ -457,18 +612,20 @@ int run_daemon(const struct run_opts *opts)
 			sd_notify(0, "READY=1");
 		}
 		err = ring_buffer__poll(rb, 1000);
-		if (err == -EINTR)
+		if (err == -EINTR) {
+			err = 0; /* a signal: SIGTERM ends the loop, SIGHUP reloads */
 			continue;
+		}
 		if (err < 0) {
 			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
 		flush_pending(&log);
-		report_losses(&log, bpf_map__fd(skel->maps.counters), &losses);
+		report_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
 	}
 	sd_notify(0, "STOPPING=1");
 	ring_buffer__consume(rb);
-	report_losses(&log, bpf_map__fd(skel->maps.counters), &losses);
+	report_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
 	err = err < 0 ? err : 0;
 
 	ring_buffer__free(rb);
@@ -483,19 +640,14 @@ out_close:
 out_destroy:
 	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
 	argguard_bpf__destroy(skel);
+	if (!err && stopping && opts->unload_on_stop)
+		return remove_pins() ? 1 : 0;
 	return err ? 1 : 0;
 }
 
 int unload(void)
 {
-	static const char *const pins[] = {
-		"link",		"link_creds",	"link_execve",	"link_execveat",
-		"config",	"global_rules", "setuid_rules", "uid_rules",
-		"cgroup_rules", "counters",	"events",
-	};
 	int fd = open(ARGGUARD_RUN_LOCK, O_RDONLY | O_CLOEXEC);
-	unsigned int removed = 0;
-	char path[128];
 
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
 		log_error("argguard run is live; stop it first (systemctl stop argguard): "
@@ -505,18 +657,5 @@ int unload(void)
 	}
 	if (fd >= 0)
 		close(fd);
-	for (size_t i = 0; i < sizeof(pins) / sizeof(pins[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", ARGGUARD_PIN_DIR, pins[i]);
-		if (!unlink(path))
-			removed++;
-		else if (errno != ENOENT)
-			log_error("failed to remove %s: %s", path, strerror(errno));
-	}
-	if (rmdir(ARGGUARD_PIN_DIR) && errno != ENOENT) {
-		log_error("failed to remove %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		return 1;
-	}
-	printf("argguard: unloaded: removed %u pins and %s; nothing enforces now\n", removed,
-	       ARGGUARD_PIN_DIR);
-	return 0;
+	return remove_pins() ? 1 : 0;
 }

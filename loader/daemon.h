@@ -7,11 +7,13 @@
 #define ARGGUARD_LOG_DIR "/var/log/argguard"
 #define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
 #define ARGGUARD_RUN_LOCK "/run/argguard.lock"
+#define ARGGUARD_REPORTED "/run/argguard.reported" /* drop counts already summed up */
 
 struct run_opts {
 	const char *log_path;
 	const char *policy_path;
 	bool linux_audit; /* also send records to the Linux audit log */
+	bool unload_on_stop; /* on SIGTERM, unpin everything: enforcement ends */
 };
 
 /* argguard run: load, attach, pin, apply the policy, log until SIGTERM. */

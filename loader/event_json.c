@@ -141,6 +141,24 @@ static void add_head(json_object *obj, const struct argguard_event *e)
 		json_object_object_add(obj, "argv_head_encoding", json_object_new_string("hex"));
 }
 
+/*
+ * A script's interpreter, parsed from the "#!" line as binfmt_script does:
+ * leading blanks skipped, the name ends at a blank, a newline or a NUL.
+ */
+static void add_interpreter(json_object *obj, const struct argguard_event *e)
+{
+	const char *p = e->shebang, *end = e->shebang + sizeof(e->shebang), *name;
+
+	if (!(e->flags & ARGGUARD_EV_SCRIPT))
+		return;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	name = p;
+	while (p < end && *p && *p != ' ' && *p != '\t' && *p != '\n')
+		p++;
+	add_bytes(obj, "interpreter", name, p - name);
+}
+
 static json_object *count_or_null(int32_t n)
 {
 	return n < 0 ? NULL : json_object_new_int(n);
@@ -173,6 +191,7 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	json_object_object_add(obj, "cgroup_id", json_object_new_uint64(e->cgroup_id));
 	add_bytes(obj, "comm", e->comm, sizeof(e->comm));
 	add_bytes(obj, "filename", e->filename, sizeof(e->filename));
+	add_interpreter(obj, e);
 	json_object_object_add(obj, "argc", count_or_null(e->argc));
 	json_object_object_add(obj, "envc", count_or_null(e->envc));
 	json_object_object_add(obj, "total_bytes",
@@ -192,22 +211,28 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	return obj;
 }
 
-json_object *summary_to_object(uint64_t suppressed, uint64_t lost, uint64_t interval_ns,
-			       uint64_t end_ns, int64_t realtime_offset_ns)
+json_object *summary_to_object(const struct record_losses *n, uint64_t interval_ns, uint64_t end_ns,
+			       int64_t realtime_offset_ns)
 {
 	json_object *obj = json_object_new_object();
-	char message[160];
+	uint64_t lost = n->ring_full + n->log_backlog;
+	char message[200];
 
 	if (!obj)
 		return NULL;
 	add_time(obj, end_ns, realtime_offset_ns);
 	json_object_object_add(obj, "verdict", json_object_new_string("summary"));
-	json_object_object_add(obj, "suppressed", json_object_new_uint64(suppressed));
+	json_object_object_add(obj, "suppressed", json_object_new_uint64(n->suppressed));
 	json_object_object_add(obj, "lost", json_object_new_uint64(lost));
+	json_object_object_add(obj, "lost_ring_full", json_object_new_uint64(n->ring_full));
+	json_object_object_add(obj, "lost_log_backlog", json_object_new_uint64(n->log_backlog));
 	json_object_object_add(obj, "interval_s", json_object_new_double(interval_ns / 1e9));
 	snprintf(message, sizeof(message),
-		 "suppressed %llu events and lost %llu in the last %.1f s",
-		 (unsigned long long)suppressed, (unsigned long long)lost, interval_ns / 1e9);
+		 "suppressed %llu events and lost %llu (ring buffer full %llu, "
+		 "log backlog full %llu) in the last %.1f s",
+		 (unsigned long long)n->suppressed, (unsigned long long)lost,
+		 (unsigned long long)n->ring_full, (unsigned long long)n->log_backlog,
+		 interval_ns / 1e9);
 	json_object_object_add(obj, "message", json_object_new_string(message));
 	return obj;
 }

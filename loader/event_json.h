@@ -23,12 +23,19 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
  */
 char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns);
 
+/* Records that never reached the log, by reason. */
+struct record_losses {
+	uint64_t suppressed; /* held back by the rate limit */
+	uint64_t ring_full; /* lost: no room in the ring buffer */
+	uint64_t log_backlog; /* lost: the log unwritable while the daemon's backlog was full */
+};
+
 /*
- * A summary record: suppressed and lost records over interval_ns, ending at
- * end_ns (CLOCK_MONOTONIC). json_object_put() it; NULL when out of memory.
+ * A summary record of losses over interval_ns, ending at end_ns
+ * (CLOCK_MONOTONIC). json_object_put() it; NULL when out of memory.
  */
-json_object *summary_to_object(uint64_t suppressed, uint64_t lost, uint64_t interval_ns,
-			       uint64_t end_ns, int64_t realtime_offset_ns);
+json_object *summary_to_object(const struct record_losses *n, uint64_t interval_ns, uint64_t end_ns,
+			       int64_t realtime_offset_ns);
 
 /* The single-line text of an object from event_to_object(); free() it. */
 char *event_object_to_line(json_object *obj);

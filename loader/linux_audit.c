@@ -13,7 +13,7 @@ static const char *const fields[] = {
 	"verdict",    "scope",	    "rule_id",	  "limit",     "limit_value", "errno",
 	"pid",	      "ppid",	    "uid",	  "euid",      "gid",	      "argc",
 	"envc",	      "argv_bytes", "envp_bytes", "orig_argc", "total_bytes", "secureexec",
-	"suppressed", "lost",	    "comm",	  "filename",  "cgroup",
+	"suppressed", "lost",	    "comm",	  "filename",  "interpreter", "cgroup",
 };
 
 int linux_audit_open(void)

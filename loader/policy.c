@@ -18,10 +18,12 @@ static const char *const verdict_names[] = { "allow", "audit", "would-deny", "de
 					     "kernel-refused" };
 static const char *const scope_names[] = { "global", "uid",	   "cgroup",
 					   "setuid", "empty_argv", "kernel" };
-static const char *const limit_names[] = { "none",	     "max_argv_bytes",
-					   "max_envp_bytes", "max_total_bytes",
-					   "max_argc",	     "max_envc",
-					   "empty_argv",     "kernel" };
+static const char *const limit_names[] = {
+	"none",	    "max_argv_bytes", "max_envp_bytes", "max_total_bytes", "max_argc",
+	"max_envc", "empty_argv",     "kernel",		"exec_arg_max"
+};
+
+static const char *const drop_names[] = { "rate_limited", "ring_full" };
 
 static const struct {
 	const char *name;
@@ -43,6 +45,11 @@ const char *action_name(uint32_t action)
 const char *verdict_name(uint32_t verdict)
 {
 	return NAME_OF(verdict_names, verdict);
+}
+
+const char *drop_name(uint32_t reason)
+{
+	return NAME_OF(drop_names, reason);
 }
 
 const char *scope_name(uint32_t scope)

@@ -71,6 +71,7 @@ void policy_print(FILE *out, const struct policy *p);
 const char *mode_name(uint32_t mode);
 const char *action_name(uint32_t action);
 const char *verdict_name(uint32_t verdict);
+const char *drop_name(uint32_t reason);
 const char *scope_name(uint32_t scope);
 const char *limit_name(uint32_t limit);
 

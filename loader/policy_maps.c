@@ -20,6 +20,7 @@ static const char *const map_names[] = {
 	[MAP_UID_RULES] = "uid_rules",
 	[MAP_CGROUP_RULES] = "cgroup_rules",
 	[MAP_COUNTERS] = "counters",
+	[MAP_DROPS] = "drops",
 };
 
 int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)

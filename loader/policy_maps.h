@@ -14,6 +14,7 @@ enum policy_map {
 	MAP_UID_RULES,
 	MAP_CGROUP_RULES,
 	MAP_COUNTERS,
+	MAP_DROPS,
 	NR_POLICY_MAPS,
 };
 

@@ -83,6 +83,34 @@ wait_log_lines() {
 	return 1
 }
 
+# new_records N CMD...: run CMD, then print the records it added, waiting for N.
+new_records() {
+	local n=$1 before
+	shift
+	before=$(log_lines)
+	"$@" >/dev/null || true
+	wait_log_lines $((before + n)) || true
+	sleep 0.5 # a record too many would be here by now
+	tail -n +$((before + 1)) "$EVENT_LOG"
+}
+
+counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
+
+POLICY_FILE=/etc/argguard/argguard.conf
+TEST_POLICY=/tmp/argguard-test.conf
+TESTER=1000
+AS_TESTER=(setpriv --reuid=$TESTER --regid=$TESTER --clear-groups)
+
+# apply_policy LINE...: make these lines the live policy.
+apply_policy() {
+	printf '%s\n' "$@" >"$TEST_POLICY"
+	argguard policy apply "$TEST_POLICY" || fail "could not apply: $*"
+}
+
+restore_policy() { argguard policy apply "$POLICY_FILE"; }
+
+last_record() { tail -n 1 "$EVENT_LOG"; }
+
 # outcome CMD...: "allowed" if the exec ran, else the errno it failed with.
 outcome() {
 	local out

@@ -171,11 +171,83 @@ static void odd_bytes_stay_valid_json(void)
 	}
 }
 
+static void script_records_name_the_interpreter(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!json_object_object_get_ex(obj, "interpreter", NULL),
+		      "no interpreter without ARGGUARD_EV_SCRIPT");
+		json_object_put(obj);
+	}
+	e.flags |= ARGGUARD_EV_SCRIPT;
+	strcpy(e.shebang, " \t/usr/bin/env python3\nprint()\n");
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!strcmp(str(obj, "interpreter"), "/usr/bin/env"),
+		      "blanks skipped, the name ends at a blank: %s", str(obj, "interpreter"));
+		json_object_put(obj);
+	}
+	memset(e.shebang, 'x', sizeof(e.shebang)); /* no end in the buffer */
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(strlen(str(obj, "interpreter")) == sizeof(e.shebang),
+		      "an unterminated name stops at the buffer's end");
+		json_object_put(obj);
+	}
+}
+
+static void kernel_refusal_names_the_limit_that_applied(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	e.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED;
+	e.scope = ARGGUARD_SCOPE_KERNEL;
+	e.limit_kind = ARGGUARD_LIMIT_EXEC_ARG_MAX;
+	e.limit = 262144;
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!strcmp(str(obj, "limit"), "exec_arg_max"), "limit: %s", str(obj, "limit"));
+		CHECK(num(obj, "limit_value") == 262144, "limit_value");
+		json_object_put(obj);
+	}
+}
+
+static void summary_gives_losses_by_reason(void)
+{
+	struct record_losses n = { .suppressed = 7, .ring_full = 3, .log_backlog = 2 };
+	json_object *obj = summary_to_object(&n, 1500000000ULL, 5000000000ULL, 0);
+	char *line = obj ? event_object_to_line(obj) : NULL;
+
+	CHECK(line != NULL, "a summary formats");
+	if (!line) {
+		json_object_put(obj);
+		return;
+	}
+	json_object_put(obj);
+	obj = json_tokener_parse(line);
+	CHECK(obj && !strcmp(str(obj, "verdict"), "summary"), "verdict summary: %s", line);
+	CHECK(num(obj, "suppressed") == 7, "suppressed");
+	CHECK(num(obj, "lost") == 5, "lost is the sum over reasons");
+	CHECK(num(obj, "lost_ring_full") == 3 && num(obj, "lost_log_backlog") == 2,
+	      "lost by reason");
+	CHECK(strstr(str(obj, "message"), "ring buffer full 3") != NULL, "the message says why: %s",
+	      str(obj, "message"));
+	json_object_put(obj);
+	free(line);
+}
+
 int main(void)
 {
 	exact_event_carries_every_field();
 	derived_event_leaves_split_sizes_null();
 	head_is_an_array_with_an_explicit_truncated_flag();
 	odd_bytes_stay_valid_json();
+	script_records_name_the_interpreter();
+	kernel_refusal_names_the_limit_that_applied();
+	summary_gives_losses_by_reason();
 	return check_done();
 }

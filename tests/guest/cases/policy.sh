@@ -1,19 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The site policy: scopes, setuid, empty argv, modes, bpftool edits, bad input.
 
-POLICY_FILE=/etc/argguard/argguard.conf
-TEST_POLICY=/tmp/argguard-test.conf
 CG=/sys/fs/cgroup
 SUID_TRUE=/usr/local/bin/argguard-suid-true
 PLAIN_TRUE=/usr/local/bin/argguard-plain-true
-TESTER=1000
-
-apply_policy() {
-	printf '%s\n' "$@" >"$TEST_POLICY"
-	argguard policy apply "$TEST_POLICY" || fail "could not apply: $*"
-}
-
-restore_policy() { argguard policy apply "$POLICY_FILE"; }
 
 # Each test runs in its own subshell: on its way out, pass or fail, put the
 # site policy back and remove its cgroups.
@@ -25,16 +15,12 @@ cleanup() {
 	rmdir $CG/argguard-t-*/child $CG/argguard-t-* 2>/dev/null || true
 }
 
-AS_TESTER=(setpriv --reuid=$TESTER --regid=$TESTER --clear-groups)
-
 # in_cgroup PATH CMD...: run CMD inside an existing cgroup.
 in_cgroup() {
 	local path=$1
 	shift
 	(echo "$BASHPID" >"$CG$path/cgroup.procs" && exec "$@")
 }
-
-last_record() { tail -n 1 "$EVENT_LOG"; }
 
 test_policy_most_specific_rule_wins() {
 	trap cleanup EXIT
