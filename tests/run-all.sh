@@ -10,6 +10,7 @@ main() {
 	local root build kernel stock rc=0
 	root=$(cd "$(dirname "$0")/.." && pwd)
 	build=${ARGGUARD_BUILD:-$root/build}
+	unset ARGGUARD_TEST_FILTER # every test, always
 	kernel=$("$root/vm/kernel.sh")
 	stock=$("$root/vm/kernel.sh" --stock)
 	cmake -S "$root" -B "$build" -DARGGUARD_KERNEL_DIR="$kernel" \

@@ -12,12 +12,14 @@
 # JOB: suite (tests/guest/cases), stock-suite (tests/guest/stock, for the
 # unpatched kernel), demo, boot (just boot), or bench-kernel.
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
+# ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
+# whose names match.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0
 
-GUEST_HELPERS=(execsize exploit2010 pointer_flood exec_storm)
+GUEST_HELPERS=(execsize exploit2010 pointer_flood exec_storm unpriv_bpf)
 
 usage() {
 	sed -n '3,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
@@ -80,6 +82,7 @@ install_argguard() {
 	cp "$KERNEL/selftests/." "$tests/kselftests/" -r
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
+		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
 		/usr/lib/argguard/tests/$JOB_CMD
 		rc=\$?
 		echo "argguard-job-exit: \$rc"

@@ -1,19 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * execsize ARGV_BYTES ENVP_BYTES PROGRAM [ARGC]
+ * execsize [--memfd] [--fill TEXT] ARGV_BYTES ENVP_BYTES PROGRAM [ARGC]
  *
  * Exec PROGRAM with argument strings totalling exactly ARGV_BYTES and
  * environment strings totalling exactly ENVP_BYTES, NULs included, as the
  * kernel counts them. argv[0] is PROGRAM; the rest is filler. With ARGC,
  * the bytes are spread over exactly that many arguments. ARGV_BYTES 0 means
  * an empty argv (argc == 0). If the exec fails, print the errno name (such
- * as E2BIG) and exit 1.
+ * as E2BIG) and exit 1. With --memfd, PROGRAM is copied into a memfd and
+ * run from there with execveat(AT_EMPTY_PATH): a fileless exec. With
+ * --fill, every filler string, argument or environment, starts with TEXT.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define MAX_ARG_STRLEN (32 * 4096) /* the kernel's cap on one string, NUL included */
@@ -58,14 +66,49 @@ static char **fill(char **vec, unsigned long bytes, unsigned long count, const c
 	return vec;
 }
 
+/* A memfd holding a copy of program, or exit. */
+static int memfd_copy(const char *program)
+{
+	int in = open(program, O_RDONLY | O_CLOEXEC), fd = memfd_create("execsize", MFD_CLOEXEC);
+	struct stat st;
+
+	if (in < 0 || fd < 0 || fstat(in, &st) ||
+	    sendfile(fd, in, NULL, st.st_size) != st.st_size) {
+		perror("execsize: copying the program into a memfd");
+		exit(2);
+	}
+	close(in);
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "memfd", no_argument, NULL, 'm' },
+		{ "fill", required_argument, NULL, 'f' },
+		{},
+	};
 	unsigned long argv_bytes, envp_bytes, nargs, nenvs, first;
-	const char *program;
+	const char *program, *arg_fill = "", *env_fill = "E=";
 	char **args, **envs;
+	bool memfd = false;
+	int c;
 
+	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (c == 'm') {
+			memfd = true;
+		} else if (c == 'f') {
+			arg_fill = optarg;
+			env_fill = optarg;
+		} else {
+			return 2;
+		}
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc != 4 && argc != 5) {
-		fprintf(stderr, "usage: execsize ARGV_BYTES ENVP_BYTES PROGRAM [ARGC]\n");
+		fprintf(stderr, "usage: execsize [--memfd] [--fill TEXT] "
+				"ARGV_BYTES ENVP_BYTES PROGRAM [ARGC]\n");
 		return 2;
 	}
 	argv_bytes = parse(argv[1], "ARGV_BYTES");
@@ -93,10 +136,13 @@ int main(int argc, char **argv)
 	}
 	if (first) {
 		args[0] = (char *)program;
-		fill(args + 1, argv_bytes, nargs, "");
+		fill(args + 1, argv_bytes, nargs, arg_fill);
 	}
-	fill(envs, envp_bytes, nenvs, "E=");
-	execve(program, args, envs);
+	fill(envs, envp_bytes, nenvs, env_fill);
+	if (memfd)
+		execveat(memfd_copy(program), "", args, envs, AT_EMPTY_PATH);
+	else
+		execve(program, args, envs);
 	printf("%s\n", strerrorname_np(errno));
 	return 1;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # run-suite.sh [DIR]: run every test case in DIR (default cases) and report
-# TAP 13 on stdout.
+# TAP 13 on stdout. ARGGUARD_TEST_FILTER=REGEX runs only the matching tests.
 set -uo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,7 @@ main() {
 	for f in "$dir"/*.sh; do
 		source "$f"
 	done
-	mapfile -t tests < <(compgen -A function test_)
+	mapfile -t tests < <(compgen -A function test_ | grep -E -- "${ARGGUARD_TEST_FILTER:-.}")
 	echo "TAP version 13"
 	echo "1..${#tests[@]}"
 	for t in "${tests[@]}"; do

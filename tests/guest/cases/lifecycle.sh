@@ -30,3 +30,102 @@ test_unload_detaches_and_unpins_everything() {
 	expect E2BIG "the same exec after a fresh start" \
 		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
 }
+
+pinned_link_ids() {
+	local l
+	for l in link link_creds link_execve link_execveat; do
+		bpftool -j link show pinned "$PIN_DIR/$l" | jq -r .id
+	done | tr '\n' ' '
+}
+
+# wait_restart PID: wait up to 30 s for systemd to have replaced daemon PID.
+wait_restart() {
+	local i now
+	for ((i = 0; i < 300; i++)); do
+		now=$(systemctl show -p MainPID --value argguard.service)
+		[[ $(systemctl is-active argguard.service) == active && $now != 0 && $now != "$1" ]] &&
+			return 0
+		sleep 0.1
+	done
+	fail "expected systemd to restart argguard after pid $1 died"
+}
+
+# SIGKILL the daemon in the middle of a storm of offending execs: not one
+# exec gets through while systemd restarts it, the new daemon adopts the
+# pinned links, the policy (bpftool edits too) and the counters carry on,
+# and every record emitted meanwhile is logged or counted as dropped.
+test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
+	local n=30000 links0 links1 policy0 policy1 deny0 deny1 rate0 rate1 ring0 ring1
+	local before pid0 spid logged summed i
+	trap 'restore_policy >/dev/null' EXIT
+	bpftool_set_limit 4096 || fail "bpftool could not lower the limit"
+	{ set_config event_rate 500 && set_config event_burst 500; } || fail "bpftool could not set the rate"
+	sleep 1.5 # let an earlier summary go out before counting
+	policy0=$(argguard policy show) links0=$(pinned_link_ids) before=$(log_lines)
+	deny0=$(counter global.deny) rate0=$(counter records_dropped.rate_limited)
+	ring0=$(counter records_dropped.ring_full)
+	pid0=$(systemctl show -p MainPID --value argguard.service)
+	"$HELPERS/exec_storm" $n 8000 >/tmp/argguard-crash.out &
+	spid=$!
+	sleep 0.5
+	kill -KILL "$pid0"
+	wait_restart "$pid0"
+	kill -0 "$spid" 2>/dev/null || fail "the storm ended before the restart: lengthen it"
+	wait "$spid" || fail "an exec got through around the crash: $(cat /tmp/argguard-crash.out)"
+	assert_eq $n "$(cat /tmp/argguard-crash.out)" "execs refused"
+	links1=$(pinned_link_ids) policy1=$(argguard policy show)
+	deny1=$(counter global.deny) rate1=$(counter records_dropped.rate_limited)
+	ring1=$(counter records_dropped.ring_full)
+	# The restarted daemon drains the ring buffer, then sums up the drops.
+	for ((i = 0; i < 60; i++)); do
+		# A record written just before the kill may be read again: count each once.
+		logged=$(tail -n +$((before + 1)) "$EVENT_LOG" |
+			jq -s '[.[] | select(.comm == "exec_storm" and .verdict == "deny") | .mono_ns] | unique | length')
+		summed=$(tail -n +$((before + 1)) "$EVENT_LOG" |
+			jq -s '[.[] | select(.verdict == "summary") | .suppressed + .lost_ring_full] | add // 0')
+		((logged + rate1 - rate0 + ring1 - ring0 == n && summed == rate1 - rate0 + ring1 - ring0)) && break
+		sleep 0.5
+	done
+	echo "links $links0-> $links1; deny +$((deny1 - deny0)); logged $logged;" \
+		"rate_limited +$((rate1 - rate0)); ring_full +$((ring1 - ring0)); summaries say $summed"
+	assert_eq "$links0" "$links1" "the pinned link ids (adopted, not recreated)"
+	assert_eq "$policy0" "$policy1" "the live policy, bpftool edits included"
+	assert_eq $n $((deny1 - deny0)) "deny decisions counted across the crash"
+	assert_eq $n $((logged + rate1 - rate0 + ring1 - ring0)) "records logged + dropped"
+	assert_eq $((rate1 - rate0 + ring1 - ring0)) "$summed" "drops, as the summary records say"
+	journalctl -u argguard.service _PID="$(systemctl show -p MainPID --value argguard.service)" \
+		--no-pager | grep -q "adopted the pinned $PIN_DIR/link" ||
+		fail "expected the restarted daemon to say it adopted the pinned link"
+}
+
+test_stop_keeps_enforcement_by_default() {
+	local limit links0
+	trap 'systemctl start argguard.service' EXIT
+	limit=$(live_limit) links0=$(pinned_link_ids)
+	systemctl stop argguard.service
+	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links once stopped"
+	expect E2BIG "an exec over the limit, the daemon stopped" \
+		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	systemctl start argguard.service
+	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links once started again"
+}
+
+# ARGGUARD_OPTS="--on-stop unload" in /etc/default/argguard: systemctl stop
+# removes enforcement, while a crash still keeps it.
+test_stop_unloads_when_the_unit_option_says_so() {
+	local limit pid0 links0
+	cp /etc/default/argguard /tmp/argguard-default.orig
+	trap 'mv /tmp/argguard-default.orig /etc/default/argguard; systemctl start argguard.service' EXIT
+	limit=$(live_limit)
+	echo 'ARGGUARD_OPTS="--linux-audit --on-stop unload"' >/etc/default/argguard
+	systemctl restart argguard.service
+	pid0=$(systemctl show -p MainPID --value argguard.service) links0=$(pinned_link_ids)
+	kill -KILL "$pid0"
+	wait_restart "$pid0"
+	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links after a crash, with --on-stop unload"
+	systemctl stop argguard.service
+	[[ ! -e $PIN_DIR ]] || fail "expected $PIN_DIR to be gone after systemctl stop"
+	bpftool -j link show | jq -e 'map(select(.prog_type == "lsm")) | length == 0' >/dev/null ||
+		fail "expected no LSM link left"
+	expect allowed "an exec over the limit once stopped" "$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+}
