@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Show that the guest tests catch what they claim. Each patch here plants one
+# deliberate bug; its "catch:" line names the tests (a regex) that must then
+# fail. For each, build a copy of the tree with the patch applied, boot the
+# guest with only those tests, and check that at least one fails. Prints one
+# line per mutant and exits nonzero if any was missed. A guest boot per
+# mutant, so this is slow and not part of tests/run-all.sh.
+#
+# usage: tests/mutants/run.sh [NAME...]   (default: every patch)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/vm/lib.sh"
+
+# run_mutant PATCH KERNEL: prints "caught", "MISSED" or why it could not run.
+run_mutant() {
+	local patch=$1 kernel=$2 work catch
+	work=$(mktemp -d "${TMPDIR:-/tmp}/argguard-mutant.XXXXXX")
+	catch=$(sed -n 's/^catch: //p' "$patch")
+	(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$work")
+	if ! patch -s -p1 -d "$work" <"$patch"; then
+		echo "does not apply"
+		return
+	fi
+	if ! cmake -S "$work" -B "$work/build" -DARGGUARD_KERNEL_DIR="$kernel" >"$work/build.log" 2>&1 ||
+		! cmake --build "$work/build" -j"$(nproc)" >>"$work/build.log" 2>&1; then
+		echo "does not build (see $work/build.log)"
+		return
+	fi
+	ARGGUARD_TEST_FILTER=$catch "$work/vm/run.sh" --kernel "$kernel" --build "$work/build" \
+		--job suite --out "$work/vm" >"$work/tap" 2>"$work/run.log" || true
+	if grep -q '^not ok' "$work/tap"; then
+		echo "caught: $(grep '^not ok' "$work/tap" | head -n 1)"
+		rm -rf "$work"
+	elif grep -q '^ok' "$work/tap"; then
+		echo "MISSED (see $work/tap)"
+	else
+		echo "no result (see $work/run.log)"
+	fi
+}
+
+main() {
+	local kernel name patch result missed=0
+	kernel=$("$ROOT/vm/kernel.sh")
+	if (($# == 0)); then
+		set -- "$ROOT"/tests/mutants/*.patch
+	fi
+	for name in "$@"; do
+		patch=$ROOT/tests/mutants/$(basename "${name%.patch}").patch
+		[[ -f $patch ]] || die "no mutant $name"
+		result=$(run_mutant "$patch" "$kernel")
+		printf '%-20s %s\n' "$(basename "${patch%.patch}")" "$result"
+		[[ $result == caught* ]] || missed=1
+	done
+	return "$missed"
+}
+
+main "$@"
