@@ -51,6 +51,11 @@ test_nested_interpreters_and_a_long_shebang_are_judged_once() {
 	assert_eq /tmp/argguard-inner "$(field interpreter "$r")" "interpreter"
 	r=$(judged E2BIG 1 "$HELPERS/execsize" $((limit + 1)) 0 /tmp/argguard-long) || fail "$r"
 	assert_eq "$long" "$(field interpreter "$r")" "the interpreter at the end of a ${#long}-byte path"
+	# Allowed, the exec goes on through both interpreters: still one record.
+	trap restore_policy EXIT
+	apply_policy '[global]' 'mode = audit' "max_total_bytes = $limit"
+	r=$(judged allowed 1 "$HELPERS/execsize" $((limit + 1)) 0 /tmp/argguard-outer) || fail "$r"
+	assert_eq would-deny "$(field verdict "$r")" "verdict in audit mode"
 }
 
 test_binfmt_misc_exec_is_judged_once() {
@@ -67,6 +72,11 @@ test_binfmt_misc_exec_is_judged_once() {
 	echo "$r"
 	assert_eq 1 $(($(counter global.deny) - deny0)) "deny decisions for one binfmt_misc exec"
 	assert_eq /tmp/argguard-test.agt "$(field filename "$r")" "filename"
+	# Allowed, the exec goes on to its interpreter: still one record.
+	trap "echo -1 >$reg/argguard-test; restore_policy" EXIT
+	apply_policy '[global]' 'mode = audit' "max_total_bytes = $limit"
+	r=$(judged allowed 1 "$HELPERS/execsize" $((limit + 1)) 0 /tmp/argguard-test.agt) || fail "$r"
+	assert_eq would-deny "$(field verdict "$r")" "verdict in audit mode"
 }
 
 # The default filler makes strings of the kernel's largest, 128 KiB each.
