@@ -171,11 +171,26 @@ static void odd_bytes_stay_valid_json(void)
 	}
 }
 
+static void unknown_errno_is_given_as_its_number(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	e.err = 4095; /* no name: strerrorname_np() returns NULL */
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!strcmp(str(obj, "errno"), "4095"), "errno 4095 is \"4095\": %s",
+		      str(obj, "errno"));
+		json_object_put(obj);
+	}
+}
+
 int main(void)
 {
 	exact_event_carries_every_field();
 	derived_event_leaves_split_sizes_null();
 	head_is_an_array_with_an_explicit_truncated_flag();
 	odd_bytes_stay_valid_json();
+	unknown_errno_is_given_as_its_number();
 	return check_done();
 }
