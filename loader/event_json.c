@@ -78,7 +78,8 @@ static void add_bytes(json_object *obj, const char *key, const char *buf, size_t
 
 static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offset_ns)
 {
-	int64_t ns = (int64_t)ktime_ns + realtime_offset_ns;
+	/* Wraps instead of overflowing (undefined for int64_t) on a hostile stamp. */
+	int64_t ns = (int64_t)(ktime_ns + (uint64_t)realtime_offset_ns);
 	time_t secs = (time_t)(ns / 1000000000);
 	char stamp[64];
 	struct tm tm;

@@ -185,6 +185,20 @@ static void unknown_errno_is_given_as_its_number(void)
 	}
 }
 
+static void stamp_past_int64_max_still_formats(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	/* ktime_ns + offset overflows int64_t; UBSan (test_event_json_asan) would say so. */
+	e.ktime_ns = INT64_MAX;
+	obj = parse(&e, 1700000000000000000LL);
+	if (obj) {
+		CHECK(num(obj, "mono_ns") == INT64_MAX, "mono_ns is the stamp as given");
+		json_object_put(obj);
+	}
+}
+
 int main(void)
 {
 	exact_event_carries_every_field();
@@ -192,5 +206,6 @@ int main(void)
 	head_is_an_array_with_an_explicit_truncated_flag();
 	odd_bytes_stay_valid_json();
 	unknown_errno_is_given_as_its_number();
+	stamp_past_int64_max_still_formats();
 	return check_done();
 }
