@@ -78,6 +78,28 @@ static int64_t realtime_offset_ns(void)
 	return (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
 }
 
+/* Read up to n space-separated numbers from a small file; returns how many. */
+static int read_numbers(const char *path, unsigned long long *v, int n)
+{
+	FILE *f = fopen(path, "re");
+	char line[128], *p, *end;
+	int got = 0;
+
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	while (p && got < n) {
+		errno = 0;
+		v[got] = strtoull(p, &end, 10);
+		if (end == p || errno)
+			break;
+		got++;
+		p = end;
+	}
+	return got;
+}
+
 /*
  * With unprivileged BPF on, any user can load socket filters and probe map
  * internals; argguard's pins are root-only either way, but a site running a
@@ -85,15 +107,10 @@ static int64_t realtime_offset_ns(void)
  */
 static void warn_if_unprivileged_bpf(void)
 {
-	FILE *f = fopen("/proc/sys/kernel/unprivileged_bpf_disabled", "re");
-	int disabled = -1;
+	unsigned long long disabled;
 
-	if (f) {
-		if (fscanf(f, "%d", &disabled) != 1)
-			disabled = -1;
-		fclose(f);
-	}
-	if (disabled == 0)
+	if (read_numbers("/proc/sys/kernel/unprivileged_bpf_disabled", &disabled, 1) == 1 &&
+	    disabled == 0)
 		log_error("warning: unprivileged BPF is enabled "
 			  "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
 }
@@ -425,17 +442,13 @@ static void save_reported(const struct losses *l)
 
 static void load_reported(struct losses *l)
 {
-	FILE *f = fopen(ARGGUARD_REPORTED, "re");
-	unsigned long long suppressed, ring_full;
+	unsigned long long v[2]; /* suppressed, ring_full */
 
-	if (!f)
-		return;
-	if (fscanf(f, "%llu %llu", &suppressed, &ring_full) == 2 && suppressed <= l->n.suppressed &&
-	    ring_full <= l->n.ring_full) {
-		l->n.suppressed = suppressed;
-		l->n.ring_full = ring_full;
+	if (read_numbers(ARGGUARD_REPORTED, v, 2) == 2 && v[0] <= l->n.suppressed &&
+	    v[1] <= l->n.ring_full) {
+		l->n.suppressed = v[0];
+		l->n.ring_full = v[1];
 	}
-	fclose(f);
 }
 
 /* A summary record for what was held back or lost since the last one. */

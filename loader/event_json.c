@@ -78,7 +78,8 @@ static void add_bytes(json_object *obj, const char *key, const char *buf, size_t
 
 static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offset_ns)
 {
-	int64_t ns = (int64_t)ktime_ns + realtime_offset_ns;
+	/* Wraps instead of overflowing (undefined for int64_t) on a hostile stamp. */
+	int64_t ns = (int64_t)(ktime_ns + (uint64_t)realtime_offset_ns);
 	time_t secs = (time_t)(ns / 1000000000);
 	char stamp[64];
 	struct tm tm;
@@ -164,6 +165,20 @@ static json_object *count_or_null(int32_t n)
 	return n < 0 ? NULL : json_object_new_int(n);
 }
 
+/* The errno's name, its number when it has none, or null for 0. */
+static json_object *errno_or_null(int32_t err)
+{
+	const char *name = err ? strerrorname_np(err) : NULL;
+	char number[16];
+
+	if (!err)
+		return NULL;
+	if (name)
+		return json_object_new_string(name);
+	snprintf(number, sizeof(number), "%d", err);
+	return json_object_new_string(number);
+}
+
 json_object *event_to_object(const struct argguard_event *e, int64_t realtime_offset_ns)
 {
 	bool exact = e->flags & ARGGUARD_EV_EXACT_SIZES;
@@ -181,8 +196,7 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 				       : NULL);
 	json_object_object_add(obj, "limit", json_object_new_string(limit_name(e->limit_kind)));
 	json_object_object_add(obj, "limit_value", json_object_new_uint64(e->limit));
-	json_object_object_add(obj, "errno",
-			       e->err ? json_object_new_string(strerrorname_np(e->err)) : NULL);
+	json_object_object_add(obj, "errno", errno_or_null(e->err));
 	json_object_object_add(obj, "pid", json_object_new_int64(e->pid));
 	json_object_object_add(obj, "ppid", json_object_new_int64(e->ppid));
 	json_object_object_add(obj, "uid", json_object_new_int64(e->uid));

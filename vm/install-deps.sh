@@ -13,8 +13,8 @@ PACKAGES=(
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
 	libaudit-dev
-	# tests
-	clang-format jq
+	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis
+	clang-format jq libclang-rt-dev cppcheck clang-tidy
 	# kernel-patches: checkpatch.pl and its SPDX check
 	python3-ply python3-git
 )

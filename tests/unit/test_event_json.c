@@ -240,6 +240,34 @@ static void summary_gives_losses_by_reason(void)
 	free(line);
 }
 
+static void unknown_errno_is_given_as_its_number(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	e.err = 4095; /* no name: strerrorname_np() returns NULL */
+	obj = parse(&e, 0);
+	if (obj) {
+		CHECK(!strcmp(str(obj, "errno"), "4095"), "errno 4095 is \"4095\": %s",
+		      str(obj, "errno"));
+		json_object_put(obj);
+	}
+}
+
+static void stamp_past_int64_max_still_formats(void)
+{
+	struct argguard_event e = sample();
+	json_object *obj;
+
+	/* ktime_ns + offset overflows int64_t; UBSan (test_event_json_asan) would say so. */
+	e.ktime_ns = INT64_MAX;
+	obj = parse(&e, 1700000000000000000LL);
+	if (obj) {
+		CHECK(num(obj, "mono_ns") == INT64_MAX, "mono_ns is the stamp as given");
+		json_object_put(obj);
+	}
+}
+
 int main(void)
 {
 	exact_event_carries_every_field();
@@ -249,5 +277,7 @@ int main(void)
 	script_records_name_the_interpreter();
 	kernel_refusal_names_the_limit_that_applied();
 	summary_gives_losses_by_reason();
+	unknown_errno_is_given_as_its_number();
+	stamp_past_int64_max_still_formats();
 	return check_done();
 }

@@ -20,7 +20,8 @@ static void expect_error(const char *text, int want)
 	int err = parse_bytes(text, &got);
 
 	CHECK(err == want && got == 12345,
-	      "'%s' is rejected with %d and leaves the output alone (err %d)", text, want, err);
+	      "'%s' is rejected with %d and leaves the output alone (err %d)",
+	      text ? text : "(null)", want, err);
 }
 
 int main(void)

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the policy file parser. Any input either fails with a
+ * "input:LINE: ..." message, or parses to a policy that policy_print()
+ * writes as a file that parses again and prints the same text.
+ *
+ * The cgroup root is "", so "[cgroup /tmp]" names the directory /tmp: any
+ * directory will do as a cgroup here, and the seeds use ones every system
+ * has.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void die(const char *what, const char *text)
+{
+	fprintf(stderr, "%s\n%s\n", what, text);
+	abort();
+}
+
+/* Parse size bytes of text; the error message, if any, goes to err. */
+static int parse(const void *text, size_t size, struct policy *p, char *err, size_t err_len)
+{
+	FILE *in = fmemopen((void *)text, size, "r");
+	int ret;
+
+	if (!in)
+		abort();
+	ret = policy_parse(in, "input", "", p, err, err_len);
+	fclose(in);
+	return ret;
+}
+
+/* The text policy_print() writes for p; free() it. */
+static char *print(const struct policy *p, size_t *len)
+{
+	char *text = NULL;
+	FILE *out = open_memstream(&text, len);
+
+	if (!out)
+		abort();
+	policy_print(out, p);
+	if (fclose(out))
+		abort();
+	return text;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct policy p, again;
+	char err[512] = "";
+	char *first, *second;
+	size_t first_len, second_len;
+
+	if (parse(data, size, &p, err, sizeof(err))) {
+		if (strncmp(err, "input:", strlen("input:")) != 0)
+			die("a parse error that does not name the file and line:", err);
+		return 0;
+	}
+	first = print(&p, &first_len);
+	if (parse(first, first_len, &again, err, sizeof(err)))
+		die(err, first);
+	second = print(&again, &second_len);
+	if (first_len != second_len || memcmp(first, second, first_len) != 0)
+		die("printed, parsed and printed again, the policy changed:", second);
+	free(first);
+	free(second);
+	policy_free(&p);
+	policy_free(&again);
+	return 0;
+}
