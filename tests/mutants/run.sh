@@ -19,7 +19,7 @@ run_mutant() {
 	local patch=$1 kernel=$2 work catch
 	work=$(mktemp -d "${TMPDIR:-/tmp}/argguard-mutant.XXXXXX")
 	catch=$(sed -n 's/^catch: //p' "$patch")
-	(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$work")
+	(cd "$ROOT" && git ls-files -z | sort -zu | xargs -0 cp --parents -t "$work")
 	if ! patch -s -p1 -d "$work" <"$patch"; then
 		echo "does not apply"
 		return
