@@ -13,10 +13,10 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
 
-ROUNDS=${BENCH_ROUNDS:-9}
-EXECS=${BENCH_EXECS:-3000} # fork+execs per measurement
-OFFENDING_EXECS=${BENCH_OFFENDING_EXECS:-1500}
-STORM_EXECS=${BENCH_STORM_EXECS:-10000}
+ROUNDS=${BENCH_ROUNDS:-7}
+EXECS=${BENCH_EXECS:-2000} # fork+execs per measurement
+OFFENDING_EXECS=${BENCH_OFFENDING_EXECS:-1000}
+STORM_EXECS=${BENCH_STORM_EXECS:-5000}
 BIG=6000 # argv bytes of an offending exec: over the 4K limit below
 
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies

@@ -37,6 +37,13 @@ paired_overhead() {
 		"$RAW/exec.tsv" | median
 }
 
+# The commit the figures are measured on, stamped when a run starts.
+stamp_commit() {
+	local dirty=
+	git -C "$ROOT" diff --quiet HEAD -- . ':!tests/bench/results' || dirty=-dirty
+	echo "$(git -C "$ROOT" rev-parse --short HEAD)$dirty" >"$RAW/commit"
+}
+
 run_guests() {
 	local patched
 	patched=$("$ROOT/vm/kernel.sh")
@@ -58,7 +65,7 @@ run_host() {
 # The results file: section, name, configuration, value, unit.
 write_tsv() {
 	local c m cfg kind v d l s x
-	printf 'meta\tcommit\t-\t%s\t-\n' "$(git -C "$ROOT" rev-parse --short HEAD)$(git -C "$ROOT" diff --quiet HEAD -- . ':!tests/bench/results' || echo -dirty)"
+	printf 'meta\tcommit\t-\t%s\t-\n' "$(cat "$RAW/commit")"
 	printf 'meta\tdate\t-\t%s\t-\n' "$(date -u +%Y-%m-%d)"
 	printf 'meta\trounds\t-\t%s\t-\n' "$(col exec_rate none | wc -l)"
 	for c in none argguard_empty argguard_rules execsnoop auditd; do
@@ -130,16 +137,18 @@ write_md() {
 		printf '| %s | %.0f | %s |\n' "$label" "$rate" "${over:+$(printf '%+.2f %%' "$over")}"
 	done
 	echo
-	echo "| offending exec (argv 6,000 B, limit 4K) | execs/s | until logged, execs/s |"
-	echo "|---|---|---|"
+	echo "| offending exec (argv 6,000 B, limit 4K) | execs/s | µs per exec | until logged, execs/s |"
+	echo "|---|---|---|---|"
 	for c in allow deny audit ratelimited; do
-		printf '| %s | %.0f | %s |\n' "$c" "$(fig offending exec_rate "$c")" \
-			"$(fig offending drained_rate "$c")"
+		rate=$(fig offending exec_rate "$c")
+		over=$(fig offending drained_rate "$c")
+		printf '| %s | %.0f | %.0f | %s |\n' "$c" "$rate" "$(awk -v r="$rate" 'BEGIN { print 1e6 / r }')" \
+			"${over:+$(printf '%.0f' "$over")}"
 	done
 	echo
 	echo "| audit pipeline: exec_storm, every exec denied, no rate limit | |"
 	echo "|---|---|"
-	echo "| denied execs/s | $(fig audit storm_rate denied) |"
+	printf '| denied execs/s | %.0f |\n' "$(fig audit storm_rate denied)"
 	echo "| decisions / logged / suppressed / lost | $(fig audit storm_decisions) / $(fig audit storm_logged) / $(fig audit storm_suppressed) / $(fig audit storm_lost) |"
 	echo "| unaccounted | $(fig audit storm_unaccounted) |"
 	echo "| CPU per record: argguard / journald / auditd | $(fig audit cpu_per_event argguard) / $(fig audit cpu_per_event journald) / $(fig audit cpu_per_event auditd) µs |"
@@ -150,7 +159,7 @@ write_md() {
 	echo "| daemon VmRSS idle / VmHWM after the storm | $(fig footprint daemon_VmRSS) / $(fig footprint daemon_VmHWM) KiB |"
 	echo "| BPF programs: count, jited / xlated bytes | $(fig footprint bpf_progs), $(fig footprint bpf_prog_bytes_jited) / $(fig footprint bpf_prog_bytes_xlated) |"
 	echo "| BPF memlock: programs / $(fig footprint bpf_maps) maps | $(fig footprint bpf_prog_bytes_memlock) / $(fig footprint bpf_map_bytes_memlock) bytes |"
-	echo "| cold start to the first denial (median of 3) | $(fig footprint cold_start) s |"
+	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig footprint cold_start)"
 	echo
 	cat "$RAW/kernel-series.md"
 	if grep -q '^note' "$OUT/results.tsv"; then
@@ -205,6 +214,7 @@ main() {
 	command -v gnuplot >/dev/null || die "gnuplot is missing: vm/install-deps.sh installs gnuplot-nox"
 	mkdir -p "$RAW" "$OUT"
 	if ((!report)); then
+		stamp_commit
 		run_guests
 		run_host
 	fi
