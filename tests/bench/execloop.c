@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * execloop N BYTES PROGRAM
+ * execloop [--no-fork] N BYTES PROGRAM
  *
  * Fork N children one after another; each execs PROGRAM with an empty
  * environment and, when BYTES is not 0, one extra argument that brings the
@@ -9,6 +9,10 @@
  * how many execs ran, how many were refused with E2BIG, the seconds the loop
  * took (CLOCK_MONOTONIC) and execs per second. Exits 1 if any child did
  * something else.
+ *
+ * --no-fork: call execve() N times from this process, as fast as one
+ * process can, for execs the policy refuses. An exec that is allowed
+ * replaces this process, and nothing is printed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,10 +48,14 @@ int main(int argc, char **argv)
 	unsigned long n, bytes, ran = 0, refused = 0, other = 0;
 	char *args[3] = { NULL };
 	double start, secs;
+	int no_fork = argc > 1 && !strcmp(argv[1], "--no-fork");
 
+	argc -= no_fork;
+	argv += no_fork;
 	if (argc != 4 || parse(argv[1], 1UL << 30, &n) || !n ||
 	    parse(argv[2], MAX_ARG_STRLEN, &bytes)) {
-		fprintf(stderr, "usage: execloop N BYTES PROGRAM (N >= 1, BYTES <= %d)\n",
+		fprintf(stderr,
+			"usage: execloop [--no-fork] N BYTES PROGRAM (N >= 1, BYTES <= %d)\n",
 			MAX_ARG_STRLEN);
 		return 2;
 	}
@@ -67,7 +75,14 @@ int main(int argc, char **argv)
 	}
 
 	start = now();
-	for (unsigned long i = 0; i < n; i++) {
+	for (unsigned long i = 0; no_fork && i < n; i++) {
+		execve(args[0], args, envp);
+		if (errno == E2BIG)
+			refused++;
+		else
+			other++;
+	}
+	for (unsigned long i = 0; !no_fork && i < n; i++) {
 		int status;
 		pid_t pid = fork();
 
