@@ -185,15 +185,17 @@ plot() {
 	gnuplot <<-GP
 		set terminal svg size 640,360 font 'sans,11' background '#ffffff'
 		set output '$OUT/overhead.svg'
-		set title 'fork+exec overhead vs no program (median of paired rounds)'
-		set ylabel 'overhead (%)'
+		set title 'fork+exec overhead vs no program (median of paired rounds)' noenhanced
+		set ylabel 'extra time per exec (%, log scale)'
 		set style fill solid 0.7 border -1
 		set boxwidth 0.6
 		set grid ytics
-		set yrange [0:*]
+		set logscale y
+		set yrange [0.01:1000]
 		set xtics noenhanced
 		plot '$data/overhead.dat' using 0:2:xtic(1) with boxes lc rgb '#4477aa' notitle, \
-		     '' using 0:2:(sprintf('%.2f', \$2)) with labels offset 0,0.8 notitle
+		     '' using 0:2:(sprintf('%+.2f %%', \$2)) with labels offset 0,0.8 notitle
+		unset logscale y
 		set output '$OUT/flood.svg'
 		set title 'pointer flood: execve() time to E2BIG'
 		set logscale xy
