@@ -15,6 +15,8 @@ PACKAGES=(
 	libaudit-dev
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis
 	clang-format jq libclang-rt-dev cppcheck clang-tidy
+	# benchmarks: tests/bench/run.sh plots its results
+	gnuplot-nox
 	# kernel-patches: checkpatch.pl and its SPDX check
 	python3-ply python3-git
 )

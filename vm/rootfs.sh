@@ -16,6 +16,7 @@ PACKAGES=(
 	auditd # the Linux audit log, a sink of argguard's
 	libbpf1 libjson-c5 libinih1 libaudit1 # argguard's runtime
 	bpftool jq util-linux procps libcap2-bin # what the guest tests drive
+	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 )
 
 # The first apt source that serves $SUITE main, in either sources format.

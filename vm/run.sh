@@ -10,7 +10,8 @@
 # usage: vm/run.sh --kernel DIR --build DIR --job JOB [--out DIR]
 #                  [--timeout SECONDS] [--icount]
 # JOB: suite (tests/guest/cases), stock-suite (tests/guest/stock, for the
-# unpatched kernel), demo, boot (just boot), or bench-kernel.
+# unpatched kernel), demo, boot (just boot), bench-kernel or bench-exec
+# (tests/bench/*-guest.sh).
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
 # whose names match.
@@ -19,7 +20,7 @@ source "$(dirname "$0")/lib.sh"
 
 KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0
 
-GUEST_HELPERS=(execsize exploit2010 pointer_flood exec_storm unpriv_bpf)
+GUEST_HELPERS=(execsize exploit2010 pointer_flood exec_storm unpriv_bpf execloop bench_noop)
 
 usage() {
 	sed -n '3,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
@@ -51,7 +52,8 @@ parse_args() {
 	demo) JOB_CMD=demo.sh ;;
 	boot) JOB_CMD=boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
-	*) die "--job must be suite, stock-suite, demo, boot or bench-kernel" ;;
+	bench-exec) JOB_CMD=exec-guest.sh ;;
+	*) die "--job must be suite, stock-suite, demo, boot, bench-kernel or bench-exec" ;;
 	esac
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }

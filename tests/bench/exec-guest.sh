@@ -1,0 +1,323 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Run inside the patched guest, booted with -icount (one CPU; guest time
+# counts instructions): what argguard costs an exec, what an offending exec
+# costs, how the audit pipeline keeps up, and argguard's footprint. Prints
+# one tab-separated line per figure:
+#   bench <metric> <configuration> <round> <value>
+# and "bench-note <text>" lines the host copies into the results. The
+# configurations of a comparison alternate within each round (A B C A B C
+# ...); the host takes medians. Asserts nothing about speed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+source "$HERE/lib.sh"
+
+ROUNDS=${BENCH_ROUNDS:-7}
+EXECS=${BENCH_EXECS:-2000} # fork+execs per measurement
+OFFENDING_EXECS=${BENCH_OFFENDING_EXECS:-1000}
+STORM_EXECS=${BENCH_STORM_EXECS:-5000}
+BIG=6000 # argv bytes of an offending exec: over the 4K limit below
+
+T=/run/argguard-bench # tmpfs: the loop, its target, the policies
+CG=/sys/fs/cgroup
+LOOP_CG=$CG/bench/pod/ctr/loop # depth 4, matches no rule
+SITE_CONF=/etc/argguard/argguard.conf
+
+emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
+note() { printf 'bench-note\t%s\n' "$*"; }
+now() { echo "$EPOCHREALTIME"; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", b - a }'; }
+counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
+daemon_pid() { systemctl show -p MainPID --value argguard.service; }
+
+# cpu_ticks PID: utime + stime of a process, in clock ticks.
+cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }
+
+write_policies() {
+	local i
+	# A file without "mode" leaves argguard off: "empty" enforces no rules.
+	printf '[global]\nmode = enforce\n' >"$T/empty.conf"
+	{
+		printf '[global]\nmode = enforce\nmax_total_bytes = 1M\n\n'
+		for ((i = 2000; i < 3000; i++)); do
+			printf '[uid %d]\nmax_total_bytes = 16M\n\n' "$i"
+		done
+		for ((i = 0; i < 100; i++)); do
+			printf '[cgroup /bench-rules/cg-%03d]\nmax_total_bytes = 64M\n\n' "$i"
+		done
+		printf '[setuid]\nmax_total_bytes = 256K\n'
+	} >"$T/rules.conf"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\n' >"$T/deny.conf"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\naction = audit\n' >"$T/audit.conf"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 10\nevent_burst = 10\n' \
+		>"$T/ratelimited.conf"
+	cp "$T/deny.conf" "$T/storm.conf"
+}
+
+setup() {
+	local i
+	mkdir -p "$T"
+	mount -t tmpfs -o size=64m,mode=0755 tmpfs "$T"
+	cp "$HELPERS/execloop" "$HELPERS/bench_noop" "$T/"
+	for ((i = 0; i < 100; i++)); do
+		mkdir -p "$CG/bench-rules/cg-$(printf %03d "$i")"
+	done
+	mkdir -p "$LOOP_CG"
+	write_policies
+	cp "$SITE_CONF" "$T/site.conf"
+	auditctl -D >/dev/null
+}
+
+# loop N BYTES: the fork+exec loop, run in the loop's own cgroup. Prints
+# "n ran refused seconds rate".
+loop() {
+	(
+		echo "$BASHPID" >"$LOOP_CG/cgroup.procs"
+		exec "$T/execloop" "$1" "$2" "$T/bench_noop"
+	)
+}
+
+argguard_loaded() { bpftool prog show | grep -c 'name argguard_' || true; }
+
+argguard_off() {
+	systemctl stop argguard.service
+	(($(argguard_loaded) == 0)) || argguard unload >/dev/null
+	(($(argguard_loaded) == 0)) || { echo "argguard programs still loaded" >&2; exit 1; }
+}
+
+# argguard_on POLICY: the daemon running, with POLICY as the site policy.
+argguard_on() {
+	cp "$1" "$SITE_CONF"
+	if systemctl -q is-active argguard.service; then
+		argguard policy apply "$1" >/dev/null
+	else
+		systemctl start argguard.service
+	fi
+}
+
+# use_policy POLICY: make POLICY the site file and reload, with a fresh log.
+use_policy() {
+	cp "$1" "$SITE_CONF"
+	rm -f "$EVENT_LOG"
+	systemctl reload argguard.service
+	sleep 1.5 # the reload is asynchronous; let a summary record go out first
+}
+
+EXECSNOOP_PID=
+execsnoop_start() {
+	local i
+	# Line-buffered: its header shows once its probes are attached.
+	stdbuf -oL execsnoop >"$T/execsnoop.out" 2>"$T/execsnoop.err" &
+	EXECSNOOP_PID=$!
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$EXECSNOOP_PID" 2>/dev/null || break
+		[[ -s $T/execsnoop.out ]] && return 0 # its header: the probes are attached
+		sleep 0.1
+	done
+	kill "$EXECSNOOP_PID" 2>/dev/null || true
+	wait "$EXECSNOOP_PID" 2>/dev/null || true
+	EXECSNOOP_PID=
+	return 1
+}
+
+execsnoop_stop() {
+	kill -INT "$EXECSNOOP_PID"
+	wait "$EXECSNOOP_PID" || true
+	EXECSNOOP_PID=
+}
+
+AUDIT_RULE=('always,exit' -F arch=b64 -S execve -k argguard-bench)
+
+# measure CONFIG ROUND: one loop of non-offending execs, once the switch
+# to CONFIG has settled.
+measure() {
+	local out n ran rate
+	sync
+	sleep 1
+	out=$(loop "$EXECS" 0)
+	read -r n ran _ _ rate <<<"$out"
+	((ran == n)) || { echo "$1: only $ran of $n execs ran" >&2; exit 1; }
+	emit exec_rate "$1" "$2" "$rate"
+}
+
+EXECSNOOP_OK=1
+
+# enter CONFIG: from whatever ran before, to CONFIG. Fails if CONFIG cannot run.
+enter() {
+	case $1 in
+	none) argguard_off ;;
+	execsnoop)
+		argguard_off
+		((EXECSNOOP_OK)) && execsnoop_start && return 0
+		((EXECSNOOP_OK)) &&
+			note "execsnoop did not start: $(tr '\n' ' ' <"$T/execsnoop.err" | cut -c1-400)"
+		EXECSNOOP_OK=0
+		return 1
+		;;
+	auditd)
+		argguard_off
+		auditctl -a "${AUDIT_RULE[@]}" >/dev/null
+		;;
+	argguard_empty) argguard_on "$T/empty.conf" ;;
+	argguard_rules) argguard_on "$T/rules.conf" ;;
+	esac
+}
+
+leave() {
+	case $1 in
+	execsnoop) execsnoop_stop ;;
+	auditd) auditctl -d "${AUDIT_RULE[@]}" >/dev/null ;;
+	esac
+}
+
+# 1. Exec overhead: no program, execsnoop, auditd with an execve rule,
+# argguard with an empty policy, argguard with 1,000 uid and 100 cgroup
+# rules. Odd rounds go through them in one order, even rounds in reverse.
+bench_overhead() {
+	local r c configs=(none execsnoop auditd argguard_empty argguard_rules) order
+	loop 200 0 >/dev/null # warm up
+	for ((r = 1; r <= ROUNDS; r++)); do
+		order=("${configs[@]}")
+		((r % 2)) || order=(argguard_rules argguard_empty auditd execsnoop none)
+		for c in "${order[@]}"; do
+			enter "$c" || continue
+			measure "$c" "$r"
+			leave "$c"
+		done
+	done
+}
+
+# reconcile KEY D0 S0 L0 COMM: once a run is over, its decisions, and the
+# suppressed and lost records, are final in the counters; wait until the
+# daemon has logged the rest. Prints "decisions logged suppressed lost" and
+# the time of the log's last write.
+reconcile() {
+	local d s l logged i
+	d=$(($(counter "$1") - $2)) s=$(($(counter events_suppressed) - $3))
+	l=$(($(counter events_lost) - $4))
+	for ((i = 0; i < 3000; i++)); do
+		logged=$(grep -c '"comm":"'"$5"'"' "$EVENT_LOG" 2>/dev/null || true)
+		((${logged:-0} + s + l >= d)) && break
+		sleep 0.02
+	done
+	echo "$d ${logged:-0} $s $l $(date +%s.%N -r "$EVENT_LOG" 2>/dev/null || echo 0)"
+}
+
+# 2. Offending execs: the same argv allowed (no limit), denied with a
+# record each, audited (allowed, with a record), denied with records
+# rate-limited to 10 a second.
+bench_offending() {
+	local r cfg key d0 s0 l0 t0 t1 out rate counts last n ran refused want
+	argguard_on "$T/empty.conf"
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for cfg in allow deny audit ratelimited; do
+			case $cfg in
+			allow) key= ;;
+			audit) key=global.audit ;;
+			*) key=global.deny ;;
+			esac
+			use_policy "$T/${cfg/allow/empty}.conf"
+			[[ -z $key ]] || d0=$(counter "$key") s0=$(counter events_suppressed) \
+				l0=$(counter events_lost)
+			t0=$(now)
+			out=$(loop "$OFFENDING_EXECS" "$BIG")
+			t1=$(now)
+			read -r n ran refused _ rate <<<"$out"
+			case $cfg in
+			allow | audit) want=$ran ;;
+			*) want=$refused ;;
+			esac
+			((want == n)) || { echo "$cfg: $ran ran, $refused refused of $n" >&2; exit 1; }
+			emit offending_rate "$cfg" "$r" "$rate"
+			[[ -n $key ]] || continue
+			counts=$(reconcile "$key" "$d0" "$s0" "$l0" execloop)
+			last=${counts##* }
+			counts=${counts% *}
+			# Until the daemon wrote its last record, if that came after the loop.
+			emit offending_drained_rate "$cfg" "$r" \
+				"$(awk -v n="$OFFENDING_EXECS" -v a="$t0" -v b="$t1" -v c="$last" \
+					'BEGIN { if (c > b) b = c; printf "%.1f", n / (b - a) }')"
+			emit offending_counts "$cfg" "$r" "$counts"
+		done
+	done
+}
+
+# 4. Audit pipeline: one process calls execve() as fast as it can and every
+# exec is denied; every decision must be logged, suppressed or lost.
+bench_storm() {
+	local pid jpid apid c0 j0 a0 d0 s0 l0 t0 t1 out refused rate counts ticks d logged s l
+	use_policy "$T/storm.conf"
+	pid=$(daemon_pid)
+	jpid=$(systemctl show -p MainPID --value systemd-journald.service)
+	apid=$(systemctl show -p MainPID --value auditd.service)
+	ticks=$(getconf CLK_TCK)
+	c0=$(cpu_ticks "$pid") j0=$(cpu_ticks "$jpid") a0=$(cpu_ticks "$apid")
+	d0=$(counter global.deny) s0=$(counter events_suppressed) l0=$(counter events_lost)
+	t0=$(now)
+	out=$("$T/execloop" --no-fork "$STORM_EXECS" 8000 /bin/true || true)
+	t1=$(now)
+	read -r _ _ refused _ rate <<<"$out"
+	counts=$(reconcile global.deny "$d0" "$s0" "$l0" execloop)
+	counts=${counts% *}
+	emit storm_rate denied 1 "${rate:-0}"
+	emit storm_refused denied 1 "${refused:-0}"
+	# From before the helper starts to after it ends, to catch a stall
+	# outside the timed loop.
+	emit storm_wall_s denied 1 "$(elapsed "$t0" "$t1")"
+	emit storm_counts denied 1 "$counts"
+	read -r d logged s l <<<"$counts"
+	emit storm_unaccounted denied 1 $((d - logged - s - l))
+	# CPU time over the storm and its draining, in clock ticks; the host
+	# divides it by the records logged.
+	emit storm_cpu_ticks argguard 1 $(($(cpu_ticks "$pid") - c0))
+	emit storm_cpu_ticks journald 1 $(($(cpu_ticks "$jpid") - j0))
+	emit storm_cpu_ticks auditd 1 $(($(cpu_ticks "$apid") - a0))
+	emit storm_clk_tck hz 1 "$ticks"
+	emit daemon_kib VmHWM 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+}
+
+# 5. Footprint: RSS, BPF memory, cold start to enforcement.
+bench_footprint() {
+	local pid progs maps r t0 t1 i
+	argguard_off
+	argguard_on "$T/site.conf"
+	sleep 2
+	pid=$(daemon_pid)
+	emit daemon_kib VmRSS 1 "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$pid/status")"
+	emit daemon_kib VmHWM_idle 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+	progs=$(bpftool -j prog show | jq -c '[.[] | select(.name | startswith("argguard_"))]')
+	emit bpf_progs count 1 "$(jq length <<<"$progs")"
+	emit bpf_prog_bytes jited 1 "$(jq '[.[].bytes_jited] | add' <<<"$progs")"
+	emit bpf_prog_bytes xlated 1 "$(jq '[.[].bytes_xlated] | add' <<<"$progs")"
+	emit bpf_prog_bytes memlock 1 "$(jq '[.[].bytes_memlock] | add' <<<"$progs")"
+	maps=$(jq -c '[.[].map_ids[]] | unique' <<<"$progs")
+	emit bpf_maps count 1 "$(jq length <<<"$maps")"
+	emit bpf_map_bytes memlock 1 \
+		"$(bpftool -j map show | jq --argjson ids "$maps" \
+			'[.[] | select(.id as $i | $ids | index($i)) | .bytes_memlock] | add')"
+	for ((r = 1; r <= 3; r++)); do
+		argguard_off
+		t0=$(now)
+		systemctl start --no-block argguard.service
+		# 1.5 MiB: over the site's 1M, under the kernel's own 2 MiB.
+		for ((i = 0; i < 6000; i++)); do
+			[[ $("$HELPERS/execsize" $((3 << 19)) 0 /bin/true 2>/dev/null) == E2BIG ]] && break
+		done
+		t1=$(now)
+		emit cold_start_s enforcing "$r" "$(elapsed "$t0" "$t1")"
+		systemctl start argguard.service # wait for READY before the next stop
+	done
+}
+
+main() {
+	setup
+	bench_overhead
+	bench_offending
+	bench_storm
+	bench_footprint
+	cp "$T/site.conf" "$SITE_CONF"
+	systemctl reload argguard.service
+}
+
+main "$@"

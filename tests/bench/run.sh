@@ -1,0 +1,236 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run every benchmark and write the results: the kernel series (stock and
+# patched guests), exec overhead, offending execs, the audit pipeline and
+# footprint (patched guest), and record formatting on the host. Guests boot
+# with -icount, so guest time counts instructions and runs repeat; the
+# figures are printed and written, never asserted.
+#
+# usage: tests/bench/run.sh [--report] BUILD_DIR [RESULTS_DIR]
+# --report: only rewrite the results from the raw output of the last run.
+# RESULTS_DIR (default tests/bench/results): results.tsv (every figure, and
+# the commit it was measured on), results.md (the tables), overhead.svg and
+# flood.svg. Raw guest output stays in BUILD_DIR/bench/.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD='' OUT='' RAW=''
+
+log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+# median: the median of the numbers on stdin, one a line.
+median() {
+	sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# col METRIC CONFIG: the values of one figure over its rounds.
+col() { awk -F'\t' -v m="$1" -v c="$2" '$1 == "bench" && $2 == m && $3 == c { print $5 }' "$RAW/exec.tsv"; }
+med() { col "$1" "$2" | median; }
+
+# paired_overhead CONFIG: the median over rounds of none / CONFIG - 1, in %.
+paired_overhead() {
+	awk -F'\t' -v c="$1" '$1 == "bench" && $2 == "exec_rate" && $3 == "none" { n[$4] = $5 }
+		$1 == "bench" && $2 == "exec_rate" && $3 == c { x[$4] = $5 }
+		END { for (r in x) if (r in n) printf "%.3f\n", (n[r] / x[r] - 1) * 100 }' \
+		"$RAW/exec.tsv" | median
+}
+
+# The commit the figures are measured on, stamped when a run starts.
+stamp_commit() {
+	local dirty=
+	git -C "$ROOT" diff --quiet HEAD -- . ':!tests/bench/results' || dirty=-dirty
+	echo "$(git -C "$ROOT" rev-parse --short HEAD)$dirty" >"$RAW/commit"
+}
+
+run_guests() {
+	local patched
+	patched=$("$ROOT/vm/kernel.sh")
+	log "kernel series: stock and patched guests"
+	"$ROOT/tests/bench/kernel-series.sh" "$BUILD" >/dev/null
+	log "exec benchmarks: patched guest"
+	"$ROOT/vm/run.sh" --kernel "$patched" --build "$BUILD" --job bench-exec --icount \
+		--out "$RAW/vm-exec" --timeout 3600 | grep -P '^bench(-note)?\t' >"$RAW/exec.tsv"
+}
+
+run_host() {
+	local i
+	log "record formatting: host"
+	for ((i = 0; i < 5; i++)); do
+		"$BUILD/tests/bench_event_json" 200000
+	done >"$RAW/event_json.tsv"
+}
+
+# The results file: section, name, configuration, value, unit.
+write_tsv() {
+	local c m cfg kind v d l s x
+	printf 'meta\tcommit\t-\t%s\t-\n' "$(cat "$RAW/commit")"
+	printf 'meta\tdate\t-\t%s\t-\n' "$(date -u +%Y-%m-%d)"
+	printf 'meta\trounds\t-\t%s\t-\n' "$(col exec_rate none | wc -l)"
+	for c in none argguard_empty argguard_rules execsnoop auditd; do
+		m=$(med exec_rate "$c")
+		[[ -n $m ]] || continue
+		printf 'exec\texec_rate\t%s\t%s\texecs/s\n' "$c" "$m"
+		[[ $c == none ]] || printf 'exec\toverhead\t%s\t%s\t%%\n' "$c" "$(paired_overhead "$c")"
+	done
+	for c in allow deny audit ratelimited; do
+		printf 'offending\texec_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_rate "$c")"
+		[[ $c == allow ]] && continue
+		printf 'offending\tdrained_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_drained_rate "$c")"
+	done
+	awk -F'\t' '$1 == "bench" && $2 ~ /^(storm_|daemon_kib|bpf_|cold_start)/ { print }' "$RAW/exec.tsv" |
+		while IFS=$'\t' read -r _ m cfg _ v; do
+			case $m in
+			storm_counts)
+				read -r d l s x <<<"$v"
+				printf 'audit\tstorm_decisions\t-\t%s\texecs\n' "$d"
+				printf 'audit\tstorm_logged\t-\t%s\trecords\n' "$l"
+				printf 'audit\tstorm_suppressed\t-\t%s\trecords\n' "$s"
+				printf 'audit\tstorm_lost\t-\t%s\trecords\n' "$x"
+				;;
+			storm_rate) printf 'audit\tstorm_rate\t%s\t%s\texecs/s\n' "$cfg" "$v" ;;
+			storm_unaccounted) printf 'audit\tstorm_unaccounted\t-\t%s\trecords\n' "$v" ;;
+			storm_wall_s) printf 'audit\tstorm_wall_s\t-\t%s\ts\n' "$v" ;;
+			storm_cpu_ticks)
+				printf 'audit\tcpu_per_record\t%s\t%s\tus\n' "$cfg" "$(awk -v c="$v" \
+					-v hz="$(col storm_clk_tck hz)" -v n="$(col storm_counts denied | cut -d' ' -f2)" \
+					'BEGIN { printf "%.0f", c / hz * 1e6 / n }')"
+				;;
+			daemon_kib) printf 'footprint\tdaemon_%s\t-\t%s\tKiB\n' "$cfg" "$v" ;;
+			bpf_progs | bpf_maps) printf 'footprint\t%s\t-\t%s\t-\n' "$m" "$v" ;;
+			bpf_*) printf 'footprint\t%s_%s\t-\t%s\tbytes\n' "$m" "$cfg" "$v" ;;
+			esac
+		done
+	printf 'footprint\tcold_start\t-\t%s\ts\n' "$(col cold_start_s enforcing | median)"
+	for kind in deny_256B_head kernel_refused deny_hex_head; do
+		printf 'host\tevent_to_json\t%s\t%s\trecords/s\n' "$kind" \
+			"$(awk -F'\t' -v k="$kind" '$1 == k { print $2 }' "$RAW/event_json.tsv" | median)"
+	done
+	awk -F'\t' 'NF == 4 && $1 ~ /^(pointer_flood|exploit2010)/ {
+		printf "kernel\t%s\t%s\t%s\ts\n", $1, $2, $3 }' "$RAW/kernel-series.tsv"
+	awk -F'\t' '$1 == "bench-note" { printf "note\t-\t-\t%s\t-\n", $2 }' "$RAW/exec.tsv"
+}
+
+# fig SECTION NAME [CONFIG]: one figure from the results file.
+fig() {
+	awk -F'\t' -v s="$1" -v n="$2" -v c="${3:--}" '$1 == s && $2 == n && $3 == c { print $4 }' \
+		"$OUT/results.tsv"
+}
+
+write_md() {
+	local c rate over label
+	echo "Measured on commit $(fig meta commit), $(fig meta date); guest under TCG with"
+	echo "\`-icount shift=0,sleep=off -smp 1\`, medians over $(fig meta rounds) alternating rounds."
+	echo
+	echo "| exec loop (fork + exec of a static no-op from tmpfs) | execs/s | overhead vs none |"
+	echo "|---|---|---|"
+	for c in none argguard_empty argguard_rules execsnoop auditd; do
+		rate=$(fig exec exec_rate "$c")
+		case $c in
+		none) label="no program (argguard unloaded, auditd without rules)" ;;
+		argguard_empty) label="argguard, empty policy" ;;
+		argguard_rules) label="argguard, 1,000 uid + 100 cgroup rules" ;;
+		execsnoop) label="execsnoop (libbpf-tools)" ;;
+		auditd) label="auditd, execve rule" ;;
+		esac
+		if [[ -z $rate ]]; then
+			echo "| $label | did not run | see notes |"
+			continue
+		fi
+		over=$(fig exec overhead "$c")
+		printf '| %s | %.0f | %s |\n' "$label" "$rate" "${over:+$(printf '%+.2f %%' "$over")}"
+	done
+	echo
+	echo "| offending exec (argv 6,000 B, limit 4K) | execs/s | µs per exec | until logged, execs/s |"
+	echo "|---|---|---|---|"
+	for c in allow deny audit ratelimited; do
+		rate=$(fig offending exec_rate "$c")
+		over=$(fig offending drained_rate "$c")
+		printf '| %s | %.0f | %.0f | %s |\n' "$c" "$rate" "$(awk -v r="$rate" 'BEGIN { print 1e6 / r }')" \
+			"${over:+$(printf '%.0f' "$over")}"
+	done
+	echo
+	echo "| audit pipeline: one process, execve() in a loop, every exec denied, no rate limit | |"
+	echo "|---|---|"
+	printf '| denied execs/s (seconds from start to exit of the helper) | %.0f (%.2f) |\n' \
+		"$(fig audit storm_rate denied)" "$(fig audit storm_wall_s)"
+	echo "| decisions / logged / suppressed / lost | $(fig audit storm_decisions) / $(fig audit storm_logged) / $(fig audit storm_suppressed) / $(fig audit storm_lost) |"
+	echo "| unaccounted | $(fig audit storm_unaccounted) |"
+	echo "| CPU per logged record: argguard / journald / auditd | $(fig audit cpu_per_record argguard) / $(fig audit cpu_per_record journald) / $(fig audit cpu_per_record auditd) µs |"
+	echo "| host: event_to_json, records/s (256 B head / kernel-refused / hex head) | $(fig host event_to_json deny_256B_head) / $(fig host event_to_json kernel_refused) / $(fig host event_to_json deny_hex_head) |"
+	echo
+	echo "| footprint | |"
+	echo "|---|---|"
+	echo "| daemon VmRSS idle / VmHWM after the storm | $(fig footprint daemon_VmRSS) / $(fig footprint daemon_VmHWM) KiB |"
+	echo "| BPF programs: count, jited / xlated bytes | $(fig footprint bpf_progs), $(fig footprint bpf_prog_bytes_jited) / $(fig footprint bpf_prog_bytes_xlated) |"
+	echo "| BPF memlock: programs / $(fig footprint bpf_maps) maps | $(fig footprint bpf_prog_bytes_memlock) / $(fig footprint bpf_map_bytes_memlock) bytes |"
+	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig footprint cold_start)"
+	echo
+	cat "$RAW/kernel-series.md"
+	if grep -q '^note' "$OUT/results.tsv"; then
+		echo
+		awk -F'\t' '$1 == "note" { print "Note: " $4 }' "$OUT/results.tsv"
+	fi
+}
+
+plot() {
+	local data=$RAW/plot
+	mkdir -p "$data"
+	awk -F'\t' '$1 == "exec" && $2 == "overhead" { print $3, $4 }' "$OUT/results.tsv" >"$data/overhead.dat"
+	awk -F'\t' '$1 == "kernel" && $2 ~ /^pointer_flood_/ && $3 == "stock" { sub(/pointer_flood_/, "", $2); print $2, $4 }' \
+		"$OUT/results.tsv" >"$data/flood-stock.dat"
+	awk -F'\t' '$1 == "kernel" && $2 ~ /^pointer_flood_/ && $3 == "patched" { sub(/pointer_flood_/, "", $2); print $2, $4 }' \
+		"$OUT/results.tsv" >"$data/flood-patched.dat"
+	gnuplot <<-GP
+		set terminal svg size 640,360 font 'sans,11' background '#ffffff'
+		set output '$OUT/overhead.svg'
+		set title 'fork+exec overhead vs no program (median of paired rounds)' noenhanced
+		set ylabel 'extra time per exec (%, log scale)'
+		set style fill solid 0.7 border -1
+		set boxwidth 0.6
+		set grid ytics
+		set logscale y
+		set yrange [0.01:1000]
+		set xtics noenhanced
+		plot '$data/overhead.dat' using 0:2:xtic(1) with boxes lc rgb '#4477aa' notitle, \
+		     '' using 0:2:(sprintf('%+.2f %%', \$2)) with labels offset 0,0.8 notitle
+		unset logscale y
+		set output '$OUT/flood.svg'
+		set title 'pointer flood: execve() time to E2BIG'
+		set logscale xy
+		set xlabel 'pointers in argv'
+		set ylabel 'seconds (guest, icount)'
+		set yrange [*:*]
+		set key top left
+		set format x '2^{%L}'
+		set logscale x 2
+		plot '$data/flood-stock.dat' using 1:2 with linespoints lw 2 pt 7 title 'stock 6.1', \
+		     '$data/flood-patched.dat' using 1:2 with linespoints lw 2 pt 5 title 'patched'
+	GP
+}
+
+main() {
+	local start=$SECONDS report=0
+	[[ ${1:-} == --report ]] && report=1 && shift
+	BUILD=${1:?usage: tests/bench/run.sh [--report] BUILD_DIR [RESULTS_DIR]}
+	BUILD=$(cd "$BUILD" && pwd)
+	OUT=${2:-$ROOT/tests/bench/results}
+	RAW=$BUILD/bench
+	[[ -x $BUILD/tests/execloop && -x $BUILD/tests/bench_event_json ]] ||
+		die "build the tree first: cmake --build $BUILD"
+	command -v gnuplot >/dev/null || die "gnuplot is missing: vm/install-deps.sh installs gnuplot-nox"
+	mkdir -p "$RAW" "$OUT"
+	if ((!report)); then
+		stamp_commit
+		run_guests
+		run_host
+	fi
+	write_tsv >"$OUT/results.tsv"
+	write_md >"$OUT/results.md"
+	plot
+	cat "$OUT/results.md"
+	log "done in $(((SECONDS - start) / 60))m$(((SECONDS - start) % 60))s; results in $OUT"
+}
+
+main "$@"
