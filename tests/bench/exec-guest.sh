@@ -28,7 +28,6 @@ emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
 note() { printf 'bench-note\t%s\n' "$*"; }
 now() { echo "$EPOCHREALTIME"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", b - a }'; }
-counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
 # cpu_ticks PID: utime + stime of a process, in clock ticks.
@@ -194,8 +193,8 @@ bench_overhead() {
 # the time of the log's last write.
 reconcile() {
 	local d s l logged i
-	d=$(($(counter "$1") - $2)) s=$(($(counter events_suppressed) - $3))
-	l=$(($(counter events_lost) - $4))
+	d=$(($(counter "$1") - $2)) s=$(($(counter records_dropped.rate_limited) - $3))
+	l=$(($(counter records_dropped.ring_full) - $4))
 	for ((i = 0; i < 3000; i++)); do
 		logged=$(grep -c '"comm":"'"$5"'"' "$EVENT_LOG" 2>/dev/null || true)
 		((${logged:-0} + s + l >= d)) && break
@@ -218,8 +217,8 @@ bench_offending() {
 			*) key=global.deny ;;
 			esac
 			use_policy "$T/${cfg/allow/empty}.conf"
-			[[ -z $key ]] || d0=$(counter "$key") s0=$(counter events_suppressed) \
-				l0=$(counter events_lost)
+			[[ -z $key ]] || d0=$(counter "$key") s0=$(counter records_dropped.rate_limited) \
+				l0=$(counter records_dropped.ring_full)
 			t0=$(now)
 			out=$(loop "$OFFENDING_EXECS" "$BIG")
 			t1=$(now)
@@ -253,7 +252,7 @@ bench_storm() {
 	apid=$(systemctl show -p MainPID --value auditd.service)
 	ticks=$(getconf CLK_TCK)
 	c0=$(cpu_ticks "$pid") j0=$(cpu_ticks "$jpid") a0=$(cpu_ticks "$apid")
-	d0=$(counter global.deny) s0=$(counter events_suppressed) l0=$(counter events_lost)
+	d0=$(counter global.deny) s0=$(counter records_dropped.rate_limited) l0=$(counter records_dropped.ring_full)
 	t0=$(now)
 	out=$("$T/execloop" --no-fork "$STORM_EXECS" 8000 /bin/true || true)
 	t1=$(now)
