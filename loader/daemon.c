@@ -154,7 +154,7 @@ static bool kernel_has_exact_sizes(void)
 	return found;
 }
 
-/* The tag (a hash of the instructions) of a loaded program, by fd or by id. */
+/* The tag (a hash of the instructions) of the loaded program at fd. */
 static int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE])
 {
 	struct bpf_prog_info info = {};
@@ -440,15 +440,20 @@ static void save_reported(const struct losses *l)
 		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
 }
 
+/*
+ * Where an adopted daemon's summaries start. No file (or one that does not
+ * fit the maps) means no summary has covered the pinned counters yet: all
+ * of their drops are still to be reported.
+ */
 static void load_reported(struct losses *l)
 {
 	unsigned long long v[2]; /* suppressed, ring_full */
 
-	if (read_numbers(ARGGUARD_REPORTED, v, 2) == 2 && v[0] <= l->n.suppressed &&
-	    v[1] <= l->n.ring_full) {
-		l->n.suppressed = v[0];
-		l->n.ring_full = v[1];
-	}
+	if (read_numbers(ARGGUARD_REPORTED, v, 2) != 2 || v[0] > l->n.suppressed ||
+	    v[1] > l->n.ring_full)
+		v[0] = v[1] = 0;
+	l->n.suppressed = v[0];
+	l->n.ring_full = v[1];
 }
 
 /* A summary record for what was held back or lost since the last one. */
