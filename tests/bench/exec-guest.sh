@@ -28,7 +28,6 @@ emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
 note() { printf 'bench-note\t%s\n' "$*"; }
 now() { echo "$EPOCHREALTIME"; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", b - a }'; }
-daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
 # cpu_ticks PID: utime + stime of a process, in clock ticks.
 cpu_ticks() { awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"; }

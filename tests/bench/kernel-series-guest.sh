@@ -23,10 +23,6 @@ best_of() {
 	printf '%s\t%s\n' "$best" "$errno"
 }
 
-exploit_unlimited() {
-	ulimit -s unlimited
-	"$HELPERS/exploit2010" /bin/true
-}
 
 main() {
 	local kernel n

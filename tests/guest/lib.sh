@@ -89,12 +89,29 @@ new_records() {
 	shift
 	before=$(log_lines)
 	"$@" >/dev/null || true
-	wait_log_lines $((before + n)) || true
+	records_since "$before" "$n"
+}
+
+# records_since LINES N: wait for N records past the log's first LINES lines,
+# then print every record past them.
+records_since() {
+	wait_log_lines $(($1 + $2)) || true
 	sleep 0.5 # a record too many would be here by now
-	tail -n +$((before + 1)) "$EVENT_LOG"
+	tail -n +$(($1 + 1)) "$EVENT_LOG"
 }
 
 counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
+
+daemon_pid() { systemctl show -p MainPID --value argguard.service; }
+
+# daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its journal.
+daemon_said() { journalctl -u argguard.service _PID="$(daemon_pid)" --no-pager | grep -- "$1" >/dev/null; }
+
+# The 2010 exploit, under an unlimited stack: only the kernel's own cap stops it.
+exploit_unlimited() {
+	ulimit -s unlimited
+	"$HELPERS/exploit2010" /bin/true
+}
 
 POLICY_FILE=/etc/argguard/argguard.conf
 TEST_POLICY=/tmp/argguard-test.conf

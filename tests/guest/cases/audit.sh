@@ -1,11 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The audit trail: kernel-refused execs, journald fields, odd bytes.
 
-exploit_unlimited() {
-	ulimit -s unlimited
-	"$HELPERS/exploit2010" /bin/true
-}
-
 breach_exec_arg_max() {
 	echo 262144 >/proc/sys/fs/exec_arg_max
 	"$HELPERS/execsize" 300000 0 /bin/true

@@ -5,7 +5,7 @@ test_second_run_refuses_while_one_is_live() {
 	local out
 	out=$(timeout 10 argguard run 2>&1) && fail "a second argguard run started"
 	echo "$out"
-	[[ $out == *"another argguard run is live (pid $(systemctl show -p MainPID --value argguard))"* ]] ||
+	[[ $out == *"another argguard run is live (pid $(daemon_pid))"* ]] ||
 		fail "expected the refusal to name the live daemon's pid"
 	assert_eq active "$(systemctl is-active argguard.service)" "the first daemon afterwards"
 }
@@ -42,7 +42,7 @@ pinned_link_ids() {
 wait_restart() {
 	local i now
 	for ((i = 0; i < 300; i++)); do
-		now=$(systemctl show -p MainPID --value argguard.service)
+		now=$(daemon_pid)
 		[[ $(systemctl is-active argguard.service) == active && $now != 0 && $now != "$1" ]] &&
 			return 0
 		sleep 0.1
@@ -64,7 +64,7 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 	policy0=$(argguard policy show) links0=$(pinned_link_ids) before=$(log_lines)
 	deny0=$(counter global.deny) rate0=$(counter records_dropped.rate_limited)
 	ring0=$(counter records_dropped.ring_full)
-	pid0=$(systemctl show -p MainPID --value argguard.service)
+	pid0=$(daemon_pid)
 	"$HELPERS/exec_storm" $n 8000 >/tmp/argguard-crash.out &
 	spid=$!
 	sleep 0.5
@@ -93,8 +93,7 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 	assert_eq $n $((deny1 - deny0)) "deny decisions counted across the crash"
 	assert_eq $n $((logged + rate1 - rate0 + ring1 - ring0)) "records logged + dropped"
 	assert_eq $((rate1 - rate0 + ring1 - ring0)) "$summed" "drops, as the summary records say"
-	journalctl -u argguard.service _PID="$(systemctl show -p MainPID --value argguard.service)" \
-		--no-pager | grep -q "adopted the pinned $PIN_DIR/link" ||
+	daemon_said "adopted the pinned $PIN_DIR/link" ||
 		fail "expected the restarted daemon to say it adopted the pinned link"
 }
 
@@ -119,7 +118,7 @@ test_stop_unloads_when_the_unit_option_says_so() {
 	limit=$(live_limit)
 	echo 'ARGGUARD_OPTS="--linux-audit --on-stop unload"' >/etc/default/argguard
 	systemctl restart argguard.service
-	pid0=$(systemctl show -p MainPID --value argguard.service) links0=$(pinned_link_ids)
+	pid0=$(daemon_pid) links0=$(pinned_link_ids)
 	kill -KILL "$pid0"
 	wait_restart "$pid0"
 	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links after a crash, with --on-stop unload"

@@ -56,14 +56,13 @@ test_unprivileged_bpf_is_off_and_the_loader_checks() {
 	trap 'echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled' EXIT
 	echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
 	assert_eq allowed "$("${AS_TESTER[@]}" "$HELPERS/unpriv_bpf")" "bpf() as uid $TESTER, unprivileged BPF on"
-	pid0=$(systemctl show -p MainPID --value argguard.service)
+	pid0=$(daemon_pid)
 	systemctl restart argguard.service
-	journalctl -u argguard.service _PID="$(systemctl show -p MainPID --value argguard.service)" \
-		--no-pager | grep -q "unprivileged BPF is enabled" ||
+	daemon_said "unprivileged BPF is enabled" ||
 		fail "expected the loader to warn that unprivileged BPF is on"
 	echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled
 	assert_eq EPERM "$("${AS_TESTER[@]}" "$HELPERS/unpriv_bpf")" "bpf() as uid $TESTER, off again"
-	[[ $pid0 != "$(systemctl show -p MainPID --value argguard.service)" ]] || fail "no restart"
+	[[ $pid0 != "$(daemon_pid)" ]] || fail "no restart"
 }
 
 # The decision depends on sizes only: the same sizes with any content, in
