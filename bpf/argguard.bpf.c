@@ -63,6 +63,15 @@ struct {
 } cgroup_rules SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	/* One live cgroup per ruled path, and room for as many being replaced. */
+	__uint(max_entries, 4 * ARGGUARD_MAX_CGROUP_RULES);
+	__type(key, struct argguard_cgroup_id_key);
+	__type(value, struct argguard_cgroup_key);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} cgroup_ids SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, ARGGUARD_NR_COUNTERS);
 	__type(key, __u32);
@@ -241,25 +250,63 @@ static void judge(const struct argguard_rule *rule, const struct exec_sizes *sz,
 	d->deny_errno = safe_errno(rule->deny_errno);
 }
 
+struct ancestor_walk {
+	__u64 cgroup_id; /* the nearest ancestor with a rule, or 0 */
+	int level; /* the caller's own cgroup level */
+	__u32 set;
+};
+
+/* bpf_loop callback: step i looks at the ancestor i levels above the caller. */
+static long ruled_ancestor(__u32 i, void *ctx)
+{
+	struct ancestor_walk *w = ctx;
+	struct argguard_cgroup_id_key k = { .set = w->set };
+
+	k.cgroup_id = bpf_get_current_ancestor_cgroup_id(w->level - (int)i);
+	if (!bpf_map_lookup_elem(&cgroup_ids, &k))
+		return 0;
+	w->cgroup_id = k.cgroup_id;
+	return 1;
+}
+
+/*
+ * The rule of the caller's nearest ancestor cgroup (itself included) that has
+ * one, at any depth: bpf_loop runs up to 2^23 steps, more levels than a
+ * machine can hold cgroups. Should it refuse, the exec is denied: nesting
+ * never takes a process out of an ancestor's rule.
+ */
+static const struct argguard_rule *cgroup_rule(__u32 set, struct decision *d)
+{
+	static const struct argguard_rule too_deep = { .action = ARGGUARD_ACTION_DENY,
+						       .max_total_bytes = 1 };
+	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
+	struct ancestor_walk w = { .set = set };
+	struct argguard_cgroup_id_key k = { .set = set };
+	const struct argguard_cgroup_key *path;
+
+	w.level = BPF_CORE_READ(task, cgroups, dfl_cgrp, level);
+	if (bpf_loop(w.level + 1, ruled_ancestor, &w, 0) < 0) {
+		d->rule_id = bpf_get_current_cgroup_id();
+		return &too_deep;
+	}
+	if (!w.cgroup_id)
+		return NULL;
+	k.cgroup_id = w.cgroup_id;
+	path = bpf_map_lookup_elem(&cgroup_ids, &k);
+	d->rule_id = w.cgroup_id;
+	return path ? bpf_map_lookup_elem(&cgroup_rules, path) : NULL;
+}
+
 /* The most specific rule for the caller: nearest cgroup, then uid, then global. */
 static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	struct argguard_cgroup_key ck = { .set = set };
 	struct argguard_uid_key uk = { .set = set };
 	const struct argguard_rule *rule;
-	int level = BPF_CORE_READ(task, cgroups, dfl_cgrp, level);
 
-	for (int i = 0; i < ARGGUARD_MAX_CGROUP_DEPTH; i++) {
-		if (i > level)
-			break;
-		ck.cgroup_id = bpf_get_current_ancestor_cgroup_id(level - i);
-		rule = bpf_map_lookup_elem(&cgroup_rules, &ck);
-		if (rule) {
-			d->scope = ARGGUARD_SCOPE_CGROUP;
-			d->rule_id = ck.cgroup_id;
-			return rule;
-		}
+	rule = cgroup_rule(set, d);
+	if (rule) {
+		d->scope = ARGGUARD_SCOPE_CGROUP;
+		return rule;
 	}
 	uk.uid = (__u32)bpf_get_current_uid_gid();
 	rule = bpf_map_lookup_elem(&uid_rules, &uk);
@@ -445,6 +492,25 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 }
 
 /*
+ * What an LSM program returns to deny with err: a constant on each path.
+ * 6.12's verifier proves every return is in [-MAX_ERRNO, 0] and cannot
+ * follow a negation it did not see done; 6.1 checks nothing and acts on
+ * whatever comes back. safe_errno() has already narrowed err to these four.
+ */
+static __always_inline int deny_return(__s32 err)
+{
+	switch (err) {
+	case EPERM:
+		return -EPERM;
+	case ENOMEM:
+		return -ENOMEM;
+	case EACCES:
+		return -EACCES;
+	}
+	return -E2BIG;
+}
+
+/*
  * Apply the mode, count, report: the common end of both hooks. Inlined: on
  * 6.1, an errno that a BPF subprogram computed and the hook returned let the
  * exec through, while the same value computed in the program itself denies
@@ -466,13 +532,13 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 
 		bpf_map_update_elem(&denied_execs, &id, &one, BPF_ANY);
 	}
-	return d->verdict == ARGGUARD_VERDICT_DENY ? -d->deny_errno : 0;
+	return d->verdict == ARGGUARD_VERDICT_DENY ? deny_return(d->deny_errno) : 0;
 }
 
-static const struct argguard_config *live_config(__u32 *set)
+static struct argguard_config *live_config(__u32 *set)
 {
 	__u32 zero = 0;
-	const struct argguard_config *cfg = bpf_map_lookup_elem(&config, &zero);
+	struct argguard_config *cfg = bpf_map_lookup_elem(&config, &zero);
 
 	if (cfg)
 		*set = cfg->active_set & 1;
@@ -482,7 +548,7 @@ static const struct argguard_config *live_config(__u32 *set)
 SEC("lsm/bprm_check_security")
 int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 {
-	const struct argguard_config *cfg;
+	struct argguard_config *cfg;
 	const struct argguard_rule *rule;
 	struct decision d = {}, empty = {};
 	struct exec_sizes sz;
@@ -496,6 +562,10 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 	cfg = live_config(&set);
 	if (!cfg)
 		return 0;
+	if (cfg->probe_tgid && cfg->probe_tgid == bpf_get_current_pid_tgid() >> 32) {
+		cfg->probe_tgid = 0;
+		return -EPERM;
+	}
 	mode = cfg->mode;
 	rule = scope_rule(set, &d);
 	if (mode == ARGGUARD_MODE_OFF || !rule) {
@@ -630,4 +700,43 @@ int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 {
 	return report_kernel_refusal((const char *)PT_REGS_PARM2_CORE(regs),
 				     (const char *const *)PT_REGS_PARM3_CORE(regs), ret);
+}
+
+/*
+ * A cgroup v2 directory is being made, and not yet visible: if a rule names
+ * its path, in either rule set, index it by its id before any process can
+ * enter it. Paths longer than a rule's cannot match.
+ */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(argguard_cgroup_mkdir, struct cgroup *cgrp, const char *path)
+{
+	struct argguard_cgroup_key key = {};
+	struct argguard_cgroup_id_key id = {};
+	long n;
+
+	if (BPF_CORE_READ(cgrp, root, hierarchy_id) != 0) /* cgroup v1 */
+		return 0;
+	n = bpf_probe_read_kernel_str(key.path, sizeof(key.path), path);
+	if (n <= 0 || n >= (long)sizeof(key.path))
+		return 0;
+	id.cgroup_id = BPF_CORE_READ(cgrp, kn, id);
+	for (__u32 set = 0; set < 2; set++) {
+		key.set = set;
+		id.set = set;
+		if (bpf_map_lookup_elem(&cgroup_rules, &key))
+			bpf_map_update_elem(&cgroup_ids, &id, &key, BPF_ANY);
+	}
+	return 0;
+}
+
+SEC("tp_btf/cgroup_rmdir")
+int BPF_PROG(argguard_cgroup_rmdir, struct cgroup *cgrp, const char *path)
+{
+	struct argguard_cgroup_id_key id = { .cgroup_id = BPF_CORE_READ(cgrp, kn, id) };
+
+	for (__u32 set = 0; set < 2; set++) {
+		id.set = set;
+		bpf_map_delete_elem(&cgroup_ids, &id);
+	}
+	return 0;
 }

@@ -11,7 +11,7 @@
 #define ARGGUARD_FILENAME_LEN 256
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
-#define ARGGUARD_MAX_CGROUP_DEPTH 32 /* ancestors searched for a cgroup rule */
+#define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
 #define ARGGUARD_HEAD_DEFAULT 256 /* config.head_bytes 0 reads as this */
 #define ARGGUARD_HEAD_MAX_ARGS 64
@@ -91,6 +91,12 @@ struct argguard_config {
 	__u32 head_bytes; /* command-line bytes per record; 0: 256, above 1024: 1024 */
 	__u32 event_rate; /* records per second, token bucket; 0: no limit */
 	__u32 event_burst; /* records let through at once; 0 reads as 1 */
+	/*
+	 * The daemon's enforcement probe: an exec by this process is denied
+	 * with EPERM whatever the policy, and the program sets this back to 0,
+	 * proving that its denials take effect. 0 the rest of the time.
+	 */
+	__u32 probe_tgid;
 };
 
 struct argguard_uid_key {
@@ -98,7 +104,22 @@ struct argguard_uid_key {
 	__u32 uid;
 };
 
+/*
+ * cgroup_rules: a rule for whichever cgroup has this path below the cgroup v2
+ * root, now or later. The bytes after the path's NUL are all NUL.
+ */
 struct argguard_cgroup_key {
+	__u32 set;
+	char path[ARGGUARD_CGROUP_PATH_LEN];
+};
+
+/*
+ * cgroup_ids: the live cgroups that have a ruled path, each mapped to its
+ * rule's key. A policy apply fills it for the cgroups that exist; the
+ * cgroup_mkdir tracepoint adds each one created later, before any process
+ * can enter it, and cgroup_rmdir takes it out again.
+ */
+struct argguard_cgroup_id_key {
 	__u64 cgroup_id;
 	__u32 set;
 	__u32 pad;

@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "apply.h"
 #include "daemon.h"
 #include "log.h"
 #include "policy_maps.h"
@@ -127,6 +128,7 @@ static int status(void)
 	}
 	printf("mode: %s\n",
 	       mode_name(cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE));
+	apply_status_print(stdout);
 	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++) {
 		sum = counter_sum(maps.fd[MAP_COUNTERS], key);
 		printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
@@ -144,14 +146,21 @@ static int policy_command(int argc, char **argv)
 	struct policy_maps maps;
 	struct policy p;
 	char err[512];
-	int ret;
+	int ret, lock;
 
 	if (argc == 2 && !strcmp(argv[1], "show")) {
 		if (policy_maps_open(&maps, err, sizeof(err))) {
 			log_error("%s", err);
 			return 1;
 		}
-		ret = policy_maps_read(&maps, DEFAULT_CGROUP_ROOT, &p);
+		/* One policy whole: no apply rewrites a set while it is read. */
+		lock = apply_lock();
+		if (lock < 0) {
+			policy_maps_close(&maps);
+			return 1;
+		}
+		ret = policy_maps_read(&maps, &p);
+		apply_unlock(lock);
 		policy_maps_close(&maps);
 		if (ret) {
 			log_error("failed to read the live policy: %s", strerror(-ret));

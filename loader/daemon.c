@@ -28,15 +28,17 @@
 #include <linux/magic.h>
 #include <systemd/sd-daemon.h>
 
+#include "apply.h"
 #include "argguard.skel.h"
 #include "cgroup.h"
+#include "enforcement.h"
 #include "event_json.h"
 #include "journal.h"
 #include "linux_audit.h"
 #include "log.h"
 #include "policy_maps.h"
 
-static volatile sig_atomic_t stopping, reload;
+static volatile sig_atomic_t stopping, reload, reopen;
 
 #define CGROUP_CACHE 16
 #define MAX_PENDING 4096 /* records held while the log cannot be written */
@@ -67,6 +69,12 @@ static void on_hup(int sig)
 {
 	(void)sig;
 	reload = 1;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	reopen = 1;
 }
 
 static int64_t realtime_offset_ns(void)
@@ -246,6 +254,10 @@ static int attach_all(struct argguard_bpf *skel)
 		  "link_execve" },
 		{ skel->progs.argguard_execveat_exit, &skel->links.argguard_execveat_exit,
 		  "link_execveat" },
+		{ skel->progs.argguard_cgroup_mkdir, &skel->links.argguard_cgroup_mkdir,
+		  "link_cgroup_mkdir" },
+		{ skel->progs.argguard_cgroup_rmdir, &skel->links.argguard_cgroup_rmdir,
+		  "link_cgroup_rmdir" },
 	};
 
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
@@ -255,12 +267,6 @@ static int attach_all(struct argguard_bpf *skel)
 			return err;
 	}
 	return 0;
-}
-
-static void apply_and_say(const char *path)
-{
-	if (!policy_apply_file(path))
-		fprintf(stderr, "argguard: applied %s\n", path);
 }
 
 /* The cgroup path for an id, from a small cache; NULL if it is gone. */
@@ -302,7 +308,7 @@ static int open_log(const char *path)
 	return fd;
 }
 
-/* SIGHUP: after logrotate moved the log away, write to a new one. */
+/* SIGUSR1: after logrotate moved the log away, write to a new one. */
 static void reopen_log(struct logger *log)
 {
 	int fd = open_log(log->path);
@@ -397,6 +403,11 @@ static int log_event(void *ctx, void *data, size_t size)
 	}
 	cgroup = cgroup_of(log, e->cgroup_id);
 	json_object_object_add(obj, "cgroup", cgroup ? json_object_new_string(cgroup) : NULL);
+	if (e->scope == ARGGUARD_SCOPE_CGROUP) {
+		cgroup = cgroup_of(log, e->rule_id);
+		json_object_object_add(obj, "rule_cgroup",
+				       cgroup ? json_object_new_string(cgroup) : NULL);
+	}
 	write_record(log, obj);
 	json_object_put(obj);
 	return 0;
@@ -483,11 +494,13 @@ static void report_losses(struct logger *log, int drops_fd, struct losses *last)
 
 static void install_signals(void)
 {
-	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup };
+	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup },
+			 usr1 = { .sa_handler = on_usr1 };
 
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGHUP, &hup, NULL);
+	sigaction(SIGUSR1, &usr1, NULL);
 }
 
 /*
@@ -516,6 +529,42 @@ static int take_run_lock(void)
 	if (ftruncate(fd, 0) == 0)
 		dprintf(fd, "%d\n", getpid());
 	return fd; /* left open: the lock goes with the process */
+}
+
+/*
+ * Readiness is proof: an exec marked as the probe must be denied by the
+ * attached program, whatever the mode. Under the apply lock, so no apply
+ * rewrites the config map while the probe is marked in it.
+ */
+static int prove_enforcement(struct argguard_bpf *skel, char *why, size_t len)
+{
+	int lock = apply_lock(), err;
+
+	if (lock < 0)
+		return snprintf(why, len, "failed to take the apply lock"), -1;
+	err = probe_enforcement(bpf_map__fd(skel->maps.config), why, len);
+	apply_unlock(lock);
+	return err;
+}
+
+/* Tell systemd, and the journal, what is in force: only mode enforce says enforcing. */
+static void say_ready(int config_fd, const char *log_path)
+{
+	static const char *const what[] = {
+		[ARGGUARD_MODE_OFF] = "mode off: nothing is judged",
+		[ARGGUARD_MODE_AUDIT] = "audit mode: nothing is denied; would-deny is logged",
+		[ARGGUARD_MODE_ENFORCE] = "enforcing",
+	};
+	struct argguard_config cfg = { .mode = ARGGUARD_MODE_ENFORCE };
+	__u32 zero = 0;
+	const char *status;
+
+	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
+		log_error("failed to read the config map: %s", strerror(errno));
+	status = what[cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE];
+	sd_notifyf(0, "READY=1\nSTATUS=%s (probe exec denied)", status);
+	fprintf(stderr, "argguard: %s; probe exec denied; pins in %s, log %s\n", status,
+		ARGGUARD_PIN_DIR, log_path);
 }
 
 /* Remove every pin and the pin directory; the programs detach as their pins go. */
@@ -560,10 +609,17 @@ int run_daemon(const struct run_opts *opts)
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
+	char why[512];
 	bool earlier_pins;
 	int err;
 
-	if (take_run_lock() < 0 || ensure_pin_dir())
+	if (take_run_lock() < 0)
+		return 1;
+	if (bpf_lsm_check(why, sizeof(why))) {
+		log_error("%s", why);
+		return EXIT_NOT_ENFORCING;
+	}
+	if (ensure_pin_dir())
 		return 1;
 	warn_if_unprivileged_bpf();
 	earlier_pins = access(ARGGUARD_PIN_DIR "/config", F_OK) == 0;
@@ -581,19 +637,28 @@ int run_daemon(const struct run_opts *opts)
 		log_error("this kernel lacks argguard's exec patches: argv/envp sizes are "
 			  "derived from their total, and argc == 0 cannot be seen, so "
 			  "empty_argv rules never match");
-	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
-	if (earlier_pins)
-		fprintf(stderr, "argguard: keeping the pinned policy (reload to apply %s)\n",
-			opts->policy_path);
-	else if (access(opts->policy_path, F_OK) == 0)
-		apply_and_say(opts->policy_path);
-	else
-		log_error("no policy file %s: mode off until a policy is applied",
-			  opts->policy_path);
-
+	/*
+	 * Attach before the first apply: the cgroup_mkdir program must be
+	 * watching before the apply looks for the cgroups its rules name.
+	 * Until the apply, a fresh config reads mode off.
+	 */
 	err = attach_all(skel);
 	if (err)
 		goto out_destroy;
+	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
+	if (earlier_pins) {
+		fprintf(stderr, "argguard: keeping the pinned policy (reload to apply %s)\n",
+			opts->policy_path);
+	} else if (policy_apply_at_start(opts->policy_path) < 0) {
+		err = -1;
+		goto out_destroy;
+	}
+	err = prove_enforcement(skel, why, sizeof(why));
+	if (err) {
+		log_error("%s", why);
+		err = EXIT_NOT_ENFORCING;
+		goto out_destroy;
+	}
 
 	log.fd = open_log(opts->log_path);
 	if (log.fd < 0) {
@@ -618,20 +683,21 @@ int run_daemon(const struct run_opts *opts)
 	if (earlier_pins)
 		load_reported(&losses);
 	install_signals();
-	sd_notify(0, "READY=1\nSTATUS=enforcing");
-	fprintf(stderr, "argguard: enforcing; pins in %s, log %s\n", ARGGUARD_PIN_DIR,
-		opts->log_path);
+	say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
-			apply_and_say(opts->policy_path);
+			policy_apply_file(opts->policy_path);
+			say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
+		}
+		if (reopen) {
+			reopen = 0;
 			reopen_log(&log);
-			sd_notify(0, "READY=1");
 		}
 		err = ring_buffer__poll(rb, 1000);
 		if (err == -EINTR) {
-			err = 0; /* a signal: SIGTERM ends the loop, SIGHUP reloads */
+			err = 0; /* a signal: SIGTERM stops, SIGHUP reloads, SIGUSR1 reopens */
 			continue;
 		}
 		if (err < 0) {
@@ -660,6 +726,8 @@ out_destroy:
 	argguard_bpf__destroy(skel);
 	if (!err && stopping && opts->unload_on_stop)
 		return remove_pins() ? 1 : 0;
+	if (err == EXIT_NOT_ENFORCING)
+		return err;
 	return err ? 1 : 0;
 }
 

@@ -8,6 +8,8 @@
 #define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
 #define ARGGUARD_RUN_LOCK "/run/argguard.lock"
 #define ARGGUARD_REPORTED "/run/argguard.reported" /* drop counts already summed up */
+/* argguard run's exit status when it cannot prove enforcement: no restart helps. */
+#define EXIT_NOT_ENFORCING 78 /* EX_CONFIG */
 
 struct run_opts {
 	const char *log_path;

@@ -114,20 +114,20 @@ struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
 	return &p->uids[p->n_uids++].rule;
 }
 
-struct argguard_rule *policy_add_cgroup(struct policy *p, uint64_t id, const char *path,
+struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 					const struct argguard_rule *rule)
 {
 	struct cgroup_rule *more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
-	char *copy = path ? strdup(path) : NULL;
+	char *copy = strdup(path);
 
-	if (!more || (path && !copy)) {
+	if (!more || !copy) {
 		free(copy);
 		if (more)
 			p->cgroups = more;
 		return NULL;
 	}
 	p->cgroups = more;
-	p->cgroups[p->n_cgroups] = (struct cgroup_rule){ .id = id, .path = copy, .rule = *rule };
+	p->cgroups[p->n_cgroups] = (struct cgroup_rule){ .path = copy, .rule = *rule };
 	return &p->cgroups[p->n_cgroups++].rule;
 }
 
@@ -216,25 +216,42 @@ static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
 	return added;
 }
 
+bool cgroup_path_valid(const char *path)
+{
+	const char *c = path;
+	size_t len;
+
+	if (path[0] != '/' || strlen(path) > ARGGUARD_CGROUP_PATH_LEN - 2)
+		return false;
+	if (!strcmp(path, "/"))
+		return true;
+	while (*c == '/') {
+		len = strcspn(c + 1, "/");
+		if (!len || (len == 1 && c[1] == '.') || (len == 2 && !strncmp(c + 1, "..", 2)))
+			return false;
+		c += 1 + len;
+	}
+	return true;
+}
+
+/*
+ * A rule names a path, not a directory: the cgroup need not exist yet, and
+ * the rule holds for each cgroup made at that path later.
+ */
 static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path)
 {
 	struct argguard_rule rule = default_rule(), *added;
 	struct policy *p = ps->p;
-	char full[4096];
-	struct stat st;
 
-	if (path[0] != '/') {
-		fail(ps, "cgroup path '%s' must start with '/' (relative to the cgroup v2 root)",
-		     path);
-		return NULL;
-	}
-	snprintf(full, sizeof(full), "%s%s", ps->cgroup_root, path);
-	if (stat(full, &st) || !S_ISDIR(st.st_mode)) {
-		fail(ps, "no cgroup %s: %s is not a directory", path, full);
+	if (!cgroup_path_valid(path)) {
+		fail(ps,
+		     "cgroup path '%s': expected '/' or '/a/b' below the cgroup v2 root, with no "
+		     "empty, '.' or '..' part and at most %d bytes",
+		     path, ARGGUARD_CGROUP_PATH_LEN - 2);
 		return NULL;
 	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
-		if (p->cgroups[i].id == st.st_ino) {
+		if (!strcmp(p->cgroups[i].path, path)) {
 			fail(ps, "a second rule for cgroup %s", path);
 			return NULL;
 		}
@@ -243,7 +260,7 @@ static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path
 		fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
 		return NULL;
 	}
-	added = policy_add_cgroup(p, st.st_ino, path, &rule);
+	added = policy_add_cgroup(p, path, &rule);
 	if (!added)
 		fail(ps, "out of memory");
 	return added;
@@ -518,11 +535,6 @@ void policy_print(FILE *out, const struct policy *p)
 		print_rule(out, &p->uids[i].rule);
 	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
-		if (!p->cgroups[i].path) {
-			fprintf(out, "\n# cgroup id %llu: no such cgroup now, rule not shown\n",
-				(unsigned long long)p->cgroups[i].id);
-			continue;
-		}
 		fprintf(out, "\n[cgroup %s]\n", p->cgroups[i].path);
 		print_rule(out, &p->cgroups[i].rule);
 	}

@@ -22,9 +22,9 @@ struct uid_rule {
 	struct argguard_rule rule;
 };
 
+/* A rule for whichever cgroup has path, now or later. */
 struct cgroup_rule {
-	uint64_t id; /* the cgroup directory's inode number */
-	char *path; /* as written, relative to the cgroup v2 root; NULL if unknown */
+	char *path; /* relative to the cgroup v2 root, in canonical form */
 	struct argguard_rule rule;
 };
 
@@ -57,13 +57,19 @@ int policy_parse_file(const char *path, const char *cgroup_root, struct policy *
 		      size_t err_len);
 
 /*
- * Append a rule to p (cgroup path may be NULL, else it is copied). Returns
- * the stored rule, or NULL when out of memory.
+ * Append a rule to p (the cgroup path is copied). Returns the stored rule,
+ * or NULL when out of memory.
  */
 struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
 				     const struct argguard_rule *rule);
-struct argguard_rule *policy_add_cgroup(struct policy *p, uint64_t id, const char *path,
+struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 					const struct argguard_rule *rule);
+
+/*
+ * Whether path is a cgroup rule's path in canonical form: "/" or "/a/b",
+ * no empty, "." or ".." component, and short enough for the maps.
+ */
+bool cgroup_path_valid(const char *path);
 
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);

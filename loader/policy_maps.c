@@ -2,16 +2,16 @@
 #include "policy_maps.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "cgroup.h"
-#include "log.h"
 
 static const char *const map_names[] = {
 	[MAP_CONFIG] = "config",
@@ -19,6 +19,7 @@ static const char *const map_names[] = {
 	[MAP_SETUID_RULES] = "setuid_rules",
 	[MAP_UID_RULES] = "uid_rules",
 	[MAP_CGROUP_RULES] = "cgroup_rules",
+	[MAP_CGROUP_IDS] = "cgroup_ids",
 	[MAP_COUNTERS] = "counters",
 	[MAP_DROPS] = "drops",
 };
@@ -115,12 +116,53 @@ out:
 	return err;
 }
 
-static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set)
+/*
+ * Index the cgroup at key's path, if it exists now. Any made from here on
+ * is indexed by the cgroup_mkdir program, as the rule is already in place.
+ */
+static int index_cgroup(int fd, const struct argguard_cgroup_key *key, const char *cgroup_root)
+{
+	struct argguard_cgroup_id_key id = { .set = key->set };
+	char full[PATH_MAX];
+	struct stat st;
+
+	snprintf(full, sizeof(full), "%s%s", cgroup_root, key->path);
+	if (stat(full, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	id.cgroup_id = st.st_ino;
+	return bpf_map_update_elem(fd, &id, key, BPF_ANY) ? -errno : 0;
+}
+
+static int write_cgroup_rules(const struct policy_maps *m, const struct policy *p, __u32 set,
+			      const char *cgroup_root)
+{
+	struct argguard_cgroup_key key;
+	int err;
+
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		memset(&key, 0, sizeof(key)); /* the whole key is hashed, padding too */
+		key.set = set;
+		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
+		if (bpf_map_update_elem(m->fd[MAP_CGROUP_RULES], &key, &p->cgroups[i].rule,
+					BPF_ANY))
+			return -errno;
+		err = index_cgroup(m->fd[MAP_CGROUP_IDS], &key, cgroup_root);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set,
+		     const char *cgroup_root)
 {
 	int err;
 
 	err = clear_set(m->fd[MAP_UID_RULES], sizeof(struct argguard_uid_key),
 			offsetof(struct argguard_uid_key, set), set);
+	if (!err)
+		err = clear_set(m->fd[MAP_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
+				offsetof(struct argguard_cgroup_id_key, set), set);
 	if (!err)
 		err = clear_set(m->fd[MAP_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
 				offsetof(struct argguard_cgroup_key, set), set);
@@ -135,17 +177,11 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 		if (bpf_map_update_elem(m->fd[MAP_UID_RULES], &key, &p->uids[i].rule, BPF_ANY))
 			return -errno;
 	}
-	for (size_t i = 0; i < p->n_cgroups; i++) {
-		struct argguard_cgroup_key key = { .set = set, .cgroup_id = p->cgroups[i].id };
-
-		if (bpf_map_update_elem(m->fd[MAP_CGROUP_RULES], &key, &p->cgroups[i].rule,
-					BPF_ANY))
-			return -errno;
-	}
-	return 0;
+	return write_cgroup_rules(m, p, set, cgroup_root);
 }
 
-int policy_maps_apply(const struct policy_maps *m, const struct policy *p)
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p,
+		      const char *cgroup_root)
 {
 	struct argguard_config cfg;
 	__u32 zero = 0, next;
@@ -155,7 +191,7 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p)
 	if (err)
 		return err;
 	next = (cfg.active_set & 1) ^ 1;
-	err = write_set(m, p, next);
+	err = write_set(m, p, next, cgroup_root);
 	if (err)
 		return err;
 	/* The one update that switches every exec to the new rules at once. */
@@ -171,9 +207,8 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p)
 }
 
 static int read_hash_set(int fd, size_t set_offset, __u32 set,
-			 int (*add)(struct policy *, const void *, const struct argguard_rule *,
-				    const char *),
-			 struct policy *p, const char *cgroup_root)
+			 int (*add)(struct policy *, const void *, const struct argguard_rule *),
+			 struct policy *p)
 {
 	unsigned char key[sizeof(struct argguard_cgroup_key)];
 	struct argguard_rule rule;
@@ -188,32 +223,29 @@ static int read_hash_set(int fd, size_t set_offset, __u32 set,
 			continue;
 		if (bpf_map_lookup_elem(fd, key, &rule))
 			continue; /* deleted under us */
-		err = add(p, key, &rule, cgroup_root);
+		err = add(p, key, &rule);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule,
-		   const char *cgroup_root)
+static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule)
 {
-	(void)cgroup_root;
 	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule) ? 0 : -ENOMEM;
 }
 
-static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule,
-		      const char *cgroup_root)
+static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule)
 {
-	uint64_t id = ((const struct argguard_cgroup_key *)key)->cgroup_id;
-	char *path = cgroup_path(cgroup_root, id);
-	struct argguard_rule *added = policy_add_cgroup(p, id, path, rule);
+	const struct argguard_cgroup_key *k = key;
+	char path[sizeof(k->path) + 1];
 
-	free(path);
-	return added ? 0 : -ENOMEM;
+	/* A bpftool-written key need not end in a NUL. */
+	snprintf(path, sizeof(path), "%.*s", (int)sizeof(k->path), k->path);
+	return policy_add_cgroup(p, path, rule) ? 0 : -ENOMEM;
 }
 
-int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struct policy *p)
+int policy_maps_read(const struct policy_maps *m, struct policy *p)
 {
 	struct argguard_config cfg;
 	__u32 set;
@@ -233,38 +265,11 @@ int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struc
 	    bpf_map_lookup_elem(m->fd[MAP_SETUID_RULES], &set, &p->setuid))
 		return -errno;
 	err = read_hash_set(m->fd[MAP_UID_RULES], offsetof(struct argguard_uid_key, set), set,
-			    add_uid, p, cgroup_root);
+			    add_uid, p);
 	if (!err)
 		err = read_hash_set(m->fd[MAP_CGROUP_RULES],
-				    offsetof(struct argguard_cgroup_key, set), set, add_cgroup, p,
-				    cgroup_root);
+				    offsetof(struct argguard_cgroup_key, set), set, add_cgroup, p);
 	if (err)
 		policy_free(p);
 	return err;
-}
-
-/* Apply the policy file; a bad file leaves the policy in force as it was. */
-int policy_apply_file(const char *path)
-{
-	struct policy_maps maps;
-	struct policy p;
-	char err[512];
-	int ret;
-
-	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
-		log_error("policy not applied, the live policy is unchanged: %s", err);
-		return -1;
-	}
-	if (policy_maps_open(&maps, err, sizeof(err))) {
-		log_error("%s", err);
-		policy_free(&p);
-		return -1;
-	}
-	ret = policy_maps_apply(&maps, &p);
-	if (ret)
-		log_error("failed to apply %s, the live policy is unchanged: %s", path,
-			  strerror(-ret));
-	policy_maps_close(&maps);
-	policy_free(&p);
-	return ret ? -1 : 0;
 }

@@ -13,6 +13,7 @@ enum policy_map {
 	MAP_SETUID_RULES,
 	MAP_UID_RULES,
 	MAP_CGROUP_RULES,
+	MAP_CGROUP_IDS,
 	MAP_COUNTERS,
 	MAP_DROPS,
 	NR_POLICY_MAPS,
@@ -32,19 +33,15 @@ uint64_t counter_sum(int fd, __u32 key);
 
 /*
  * Write p into the rule set that execs are not reading, then switch them to
- * it with one update of the config map. On failure the live policy is
- * unchanged. Returns 0 or a negative errno.
+ * it with one update of the config map. A cgroup rule is indexed by the id
+ * of the cgroup at its path under cgroup_root, if there is one now; the
+ * cgroup_mkdir program indexes those made later. On failure the live policy
+ * is unchanged. Returns 0 or a negative errno.
  */
-int policy_maps_apply(const struct policy_maps *m, const struct policy *p);
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p,
+		      const char *cgroup_root);
 
 /* Read the live policy, bpftool edits included, into p. */
-int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struct policy *p);
-
-/*
- * Parse the policy file at path and apply it, reporting on stderr. A file
- * with an error, or a failed apply, leaves the live policy as it was.
- * Returns 0 or -1.
- */
-int policy_apply_file(const char *path);
+int policy_maps_read(const struct policy_maps *m, struct policy *p);
 
 #endif /* ARGGUARD_POLICY_MAPS_H */

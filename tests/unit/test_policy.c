@@ -82,7 +82,7 @@ static void printed_policy_reads_back_the_same(void)
 		      !memcmp(&a.setuid, &b.setuid, sizeof(a.setuid)) && b.n_uids == 1 &&
 		      a.uids[0].uid == b.uids[0].uid &&
 		      !memcmp(&a.uids[0].rule, &b.uids[0].rule, sizeof(a.uids[0].rule)) &&
-		      b.n_cgroups == 1 && a.cgroups[0].id == b.cgroups[0].id &&
+		      b.n_cgroups == 1 && !strcmp(a.cgroups[0].path, b.cgroups[0].path) &&
 		      !memcmp(&a.cgroups[0].rule, &b.cgroups[0].rule, sizeof(a.cgroups[0].rule)),
 	      "a printed policy reads back with every rule kept");
 	free(out);
@@ -124,9 +124,12 @@ static void errors_name_file_line_and_what_was_expected(void)
 		     "test.conf:1: [user no-such-user-here]: no such user");
 	expect_error("[uid 5]\naction = deny\n[uid 5]\naction = allow\n",
 		     "test.conf:3: a second rule for uid 5");
-	expect_error("[cgroup /nope]\naction = deny\n", "test.conf:1: no cgroup /nope");
-	expect_error("[cgroup ci]\naction = deny\n",
-		     "test.conf:1: cgroup path 'ci' must start with '/'");
+	expect_error("[cgroup ci]\naction = deny\n", "test.conf:1: cgroup path 'ci': expected '/'");
+	expect_error("[cgroup /a/../b]\naction = deny\n", "test.conf:1: cgroup path '/a/../b'");
+	expect_error("[cgroup /a//b]\naction = deny\n", "test.conf:1: cgroup path '/a//b'");
+	expect_error("[cgroup /a/]\naction = deny\n", "test.conf:1: cgroup path '/a/'");
+	expect_error("[cgroup /a]\naction = deny\n[cgroup /a]\naction = allow\n",
+		     "test.conf:3: a second rule for cgroup /a");
 	expect_error("[uid 5]\n[global]\nmode = off\n", "test.conf:1: section [uid 5] has no keys");
 	expect_error("[global]\nmode = off\n[setuid]\n",
 		     "test.conf:3: section [setuid] has no keys");

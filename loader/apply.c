@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "apply.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "recovery.h"
+
+/* The safe default of a fresh start with no policy that applies. */
+#define DEFAULT_MAX_TOTAL_BYTES (1U << 20)
+
+int apply_lock(void)
+{
+	int fd = open(ARGGUARD_APPLY_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0) {
+		log_error("failed to open %s: %s", ARGGUARD_APPLY_LOCK, strerror(errno));
+		return -1;
+	}
+	while (flock(fd, LOCK_EX)) {
+		if (errno == EINTR)
+			continue;
+		log_error("failed to lock %s: %s", ARGGUARD_APPLY_LOCK, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void apply_unlock(int fd)
+{
+	close(fd); /* drops the lock */
+}
+
+static int boot_recovery_mode(void)
+{
+	char cmdline[4096] = "";
+	const char *bad;
+	FILE *f = fopen("/proc/cmdline", "re");
+	int mode;
+
+	if (f) {
+		if (!fgets(cmdline, sizeof(cmdline), f))
+			cmdline[0] = '\0';
+		fclose(f);
+	}
+	mode = recovery_mode(cmdline, &bad);
+	if (bad)
+		log_error("warning: ignoring %s=%.*s on the kernel command line: expected off or "
+			  "audit",
+			  ARGGUARD_RECOVERY_PARAM, (int)strcspn(bad, " \t\n"), bad);
+	return mode;
+}
+
+/* Record this boot's last apply for argguard status: "what happened" lines. */
+static void set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void set_status(const char *fmt, ...)
+{
+	FILE *f = fopen(ARGGUARD_APPLY_STATUS ".new", "we");
+	char when[32];
+	time_t now = time(NULL);
+	va_list ap;
+
+	if (!f)
+		return;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	fprintf(f, "last apply: %s: ", when);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	if (fclose(f) == 0)
+		rename(ARGGUARD_APPLY_STATUS ".new", ARGGUARD_APPLY_STATUS);
+}
+
+void apply_status_print(FILE *out)
+{
+	char line[1024];
+	FILE *f = fopen(ARGGUARD_APPLY_STATUS, "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		fputs(line, out);
+	fclose(f);
+}
+
+/* Keep p as the policy a fresh start falls back on; a failure here only warns. */
+static void save_last_good(const struct policy *p)
+{
+	FILE *f;
+
+	if (mkdir(ARGGUARD_STATE_DIR, 0700) && errno != EEXIST)
+		goto fail;
+	f = fopen(ARGGUARD_LAST_GOOD ".new", "we");
+	if (!f)
+		goto fail;
+	fputs("# The last policy that applied: what a fresh start falls back on.\n", f);
+	policy_print(f, p);
+	if (fflush(f) || fsync(fileno(f))) {
+		fclose(f);
+		goto fail;
+	}
+	if (fclose(f) || rename(ARGGUARD_LAST_GOOD ".new", ARGGUARD_LAST_GOOD))
+		goto fail;
+	return;
+fail:
+	log_error("warning: failed to keep the policy in %s: %s", ARGGUARD_LAST_GOOD,
+		  strerror(errno));
+}
+
+/* Write p to the maps, the recovery switch obeyed. Returns 0 or a negative errno. */
+static int apply_policy(const struct policy *p, char *err, size_t err_len)
+{
+	struct policy_maps maps;
+	struct policy forced = *p;
+	int mode = boot_recovery_mode(), ret;
+
+	if (mode >= 0 && (uint32_t)mode != p->mode) {
+		log_error("recovery: %s=%s on the kernel command line: mode %s, not %s",
+			  ARGGUARD_RECOVERY_PARAM, mode_name(mode), mode_name(mode),
+			  mode_name(p->mode));
+		forced.mode = mode;
+	}
+	if (policy_maps_open(&maps, err, err_len))
+		return -ENOENT;
+	ret = policy_maps_apply(&maps, &forced, DEFAULT_CGROUP_ROOT);
+	if (ret)
+		snprintf(err, err_len, "failed to write the maps: %s", strerror(-ret));
+	policy_maps_close(&maps);
+	return ret;
+}
+
+/* A rule for a cgroup not made yet is no error: it holds once one is. */
+static void warn_missing_cgroups(const char *file, const struct policy *p)
+{
+	char full[4096];
+
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		snprintf(full, sizeof(full), "%s%s", DEFAULT_CGROUP_ROOT, p->cgroups[i].path);
+		if (access(full, F_OK))
+			log_error("warning: %s: no cgroup %s yet; its rule holds once it is made",
+				  file, p->cgroups[i].path);
+	}
+}
+
+/* Parse and apply one file, under the lock. On failure, err says why. */
+static int apply_file_locked(const char *path, char *err, size_t err_len)
+{
+	struct policy p;
+	int ret;
+
+	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, err_len))
+		return -1;
+	ret = apply_policy(&p, err, err_len);
+	if (!ret) {
+		save_last_good(&p);
+		warn_missing_cgroups(path, &p);
+	}
+	policy_free(&p);
+	return ret ? -1 : 0;
+}
+
+int policy_apply_file(const char *path)
+{
+	char err[512];
+	int lock = apply_lock(), ret;
+
+	if (lock < 0)
+		return -1;
+	ret = apply_file_locked(path, err, sizeof(err));
+	if (ret) {
+		log_error("policy not applied, the live policy is unchanged: %s", err);
+		set_status("%s not applied: %s; the policy in force is unchanged", path, err);
+	} else {
+		fprintf(stderr, "argguard: applied %s\n", path);
+		set_status("applied %s", path);
+	}
+	apply_unlock(lock);
+	return ret;
+}
+
+int policy_apply_at_start(const char *path)
+{
+	char err[512], why[512];
+	struct policy safe;
+	int lock = apply_lock(), ret = 0;
+
+	if (lock < 0)
+		return -1;
+	if (!apply_file_locked(path, err, sizeof(err))) {
+		fprintf(stderr, "argguard: applied %s\n", path);
+		set_status("applied %s", path);
+		goto out;
+	}
+	log_error("policy not applied: %s", err);
+	snprintf(why, sizeof(why), "%s", err);
+	ret = 1;
+	if (!access(ARGGUARD_LAST_GOOD, F_OK) &&
+	    !apply_file_locked(ARGGUARD_LAST_GOOD, err, sizeof(err))) {
+		log_error("in force instead: the last policy that applied, %s", ARGGUARD_LAST_GOOD);
+		set_status("%s not applied: %s; in force: the last policy that applied (%s)", path,
+			   why, ARGGUARD_LAST_GOOD);
+		goto out;
+	}
+	policy_init(&safe);
+	safe.mode = ARGGUARD_MODE_ENFORCE;
+	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
+	if (apply_policy(&safe, err, sizeof(err))) {
+		log_error("failed to apply even the built-in default policy: %s", err);
+		set_status("%s not applied: %s; nothing could be applied: %s", path, why, err);
+		ret = -1;
+		goto out;
+	}
+	log_error("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
+	set_status("%s not applied: %s; in force: the built-in default (mode enforce, "
+		   "max_total_bytes 1M)",
+		   path, why);
+out:
+	apply_unlock(lock);
+	return ret;
+}

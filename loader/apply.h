@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Applying a policy file to the live maps, the one way every caller does it:
+ * one apply at a time, the recovery switch on the kernel command line obeyed,
+ * the last policy that applied kept for the next fresh start, and the outcome
+ * recorded for argguard status.
+ */
+#ifndef ARGGUARD_APPLY_H
+#define ARGGUARD_APPLY_H
+
+#include "policy_maps.h"
+
+#define ARGGUARD_STATE_DIR "/var/lib/argguard"
+#define ARGGUARD_LAST_GOOD ARGGUARD_STATE_DIR "/last-good.conf"
+#define ARGGUARD_APPLY_LOCK "/run/argguard.apply.lock"
+#define ARGGUARD_APPLY_STATUS "/run/argguard.apply-status"
+
+/*
+ * Take the apply lock: applies, and the daemon's enforcement probe, never
+ * interleave. Blocks until it is free. Returns an fd to pass to
+ * apply_unlock(), or -1 with the reason logged.
+ */
+int apply_lock(void);
+void apply_unlock(int fd);
+
+/*
+ * Parse the policy file at path and apply it, reporting on stderr. A file
+ * with an error, or a failed apply, leaves the live policy as it was.
+ * Returns 0 or -1.
+ */
+int policy_apply_file(const char *path);
+
+/*
+ * At a fresh start, with nothing in force yet: apply path, else the last
+ * policy that applied, else the built-in safe default (enforce, 1M global).
+ * Never leaves the maps at mode off unless a policy that applied says so.
+ * Returns 0 when path itself applied, 1 when a fallback is in force, -1
+ * when nothing could be applied.
+ */
+int policy_apply_at_start(const char *path);
+
+/* Print the outcome of this boot's last apply, if any, to out. */
+void apply_status_print(FILE *out);
+
+#endif /* ARGGUARD_APPLY_H */

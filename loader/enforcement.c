@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Proof that enforcement is live, before the daemon says so: the bpf LSM is
+ * one of the kernel's active LSMs, and an exec marked as the probe is
+ * denied by argguard's own program.
+ */
+#define _GNU_SOURCE /* pipe2() */
+#include "enforcement.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#define LSM_LIST "/sys/kernel/security/lsm"
+
+static int read_lsm_list(char *buf, size_t len)
+{
+	FILE *f = fopen(LSM_LIST, "re");
+
+	/* systemd mounts securityfs early; mount it here if no one has. */
+	if (!f && errno == ENOENT &&
+	    !mount("securityfs", "/sys/kernel/security", "securityfs", 0, NULL))
+		f = fopen(LSM_LIST, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static bool list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p; p += strcspn(p, ",")) {
+		p += *p == ',';
+		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+int bpf_lsm_check(char *why, size_t len)
+{
+	char list[512];
+	int err = read_lsm_list(list, sizeof(list));
+
+	if (err) {
+		snprintf(why, len, "cannot read %s (%s): is securityfs mounted?", LSM_LIST,
+			 strerror(-err));
+		return -1;
+	}
+	if (list_has(list, "bpf"))
+		return 0;
+	snprintf(why, len,
+		 "the bpf LSM is not active, so argguard's programs would never run: %s lists "
+		 "'%s'. Add bpf to the kernel command line, as lsm=%s%sbpf (on Debian: in "
+		 "GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub), and reboot",
+		 LSM_LIST, list, list, list[0] ? "," : "");
+	return -1;
+}
+
+static int set_probe(int config_fd, __u32 tgid, __u32 *was)
+{
+	struct argguard_config cfg;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
+		return -errno;
+	if (was)
+		*was = cfg.probe_tgid;
+	cfg.probe_tgid = tgid;
+	return bpf_map_update_elem(config_fd, &zero, &cfg, BPF_ANY) ? -errno : 0;
+}
+
+/*
+ * The probe child: wait for the go-ahead, then exec our own binary (harmless
+ * if it runs: it prints its version to /dev/null). Its exit status is the
+ * errno the exec failed with, or the program's own status if it ran.
+ */
+static void run_probe_child(int go)
+{
+	char *const argv[] = { "argguard", "--version", NULL };
+	char c;
+	int null = open("/dev/null", O_WRONLY);
+
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	if (read(go, &c, 1) != 1)
+		_exit(127);
+	execv("/proc/self/exe", argv);
+	_exit(errno);
+}
+
+int probe_enforcement(int config_fd, char *why, size_t len)
+{
+	int go[2], status, err;
+	__u32 left;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return snprintf(why, len, "failed to make a pipe: %s", strerror(errno)), -1;
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, len, "failed to fork the probe: %s", strerror(errno));
+		close(go[0]);
+		close(go[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		run_probe_child(go[0]);
+	}
+	close(go[0]);
+	err = set_probe(config_fd, pid, NULL);
+	if (!err && write(go[1], "x", 1) != 1)
+		err = -errno;
+	close(go[1]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (set_probe(config_fd, 0, &left) && !err)
+		err = -errno;
+	if (err) {
+		snprintf(why, len, "failed to mark the probe in the config map: %s", strerror(-err));
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == EPERM && left == 0)
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		snprintf(why, len,
+			 "the probe exec ran although argguard's program must deny it: the LSM "
+			 "hook is not enforcing");
+	else
+		snprintf(why, len, "the probe exec ended with status %d (wanted EPERM from argguard)",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return -1;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef ARGGUARD_ENFORCEMENT_H
+#define ARGGUARD_ENFORCEMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "argguard.h"
+
+/*
+ * Whether the bpf LSM is active (/sys/kernel/security/lsm). If not, returns
+ * -1 with why saying which kernel command line would make it so.
+ */
+int bpf_lsm_check(char *why, size_t len);
+
+/*
+ * Fork a child, mark it as the probe in the config map, and have it exec:
+ * 0 if argguard's program denied the exec (EPERM, and it cleared the mark),
+ * else -1 with the reason in why. Hold the apply lock around it.
+ */
+int probe_enforcement(int config_fd, char *why, size_t len);
+
+#endif /* ARGGUARD_ENFORCEMENT_H */
