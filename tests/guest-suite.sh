@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# guest-suite.sh KERNEL_DIR BUILD_DIR JOB: boot the guest, run a suite job
-# (suite or stock-suite) in it, and sum up its TAP report in
-# BUILD_DIR/vm-JOB.tap. A guest that cannot run the suite fails.
+# guest-suite.sh KERNEL_DIR BUILD_DIR JOB NAME: boot the guest, run a suite
+# job (see vm/run.sh) in it, and sum up its TAP report in BUILD_DIR/vm-NAME.tap.
+# A guest that cannot run the suite fails.
 set -euo pipefail
 
 main() {
-	local kernel=$1 build=$2 job=$3 rc=0
-	local out=$build/vm-$job
+	local kernel=$1 build=$2 job=$3 name=$4 rc=0
+	local out=$build/vm-$name
 	"$(dirname "$0")/../vm/run.sh" --kernel "$kernel" --build "$build" --job "$job" \
 		--out "$out" >"$out.tap" || rc=$?
 	cat "$out.tap"

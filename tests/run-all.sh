@@ -1,26 +1,37 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Run every test: build the guest kernels (patched and stock, both cached),
-# build argguard against the patched kernel's BTF, then run the host unit
-# tests and the guest suites under ctest. Ends with the guest suites' TAP
-# reports and one "N passed, N failed" line over them.
+# Run every test: build the guest kernels (patched and stock, both cached)
+# and the guest with Debian's own 6.12 kernel (cached), build argguard against
+# the patched kernel's BTF, then run the host unit tests and the guest suites
+# under ctest. Ends with the guest suites' TAP reports and one
+# "N passed, N failed" line over them.
 set -euo pipefail
 
+# Debian's 6.12 kernel, from bookworm's security suite: the smallest flavour.
+DEBIAN_612=linux-image-6.12-cloud-amd64
+
+# The guest suites, in the order ctest runs them: what tap-summary.sh reads.
+GUEST_SUITES=(guest_suite guest_nobpf guest_recovery guest_reboot guest_stock guest_debian_612)
+
 main() {
-	local root build kernel stock rc=0
+	local root build kernel stock debian612 rc=0 s taps=()
 	root=$(cd "$(dirname "$0")/.." && pwd)
 	build=${ARGGUARD_BUILD:-$root/build}
 	unset ARGGUARD_TEST_FILTER # every test, always
 	kernel=$("$root/vm/kernel.sh")
 	stock=$("$root/vm/kernel.sh" --stock)
+	debian612=$("$root/vm/debian-kernel.sh" "$DEBIAN_612")
 	cmake -S "$root" -B "$build" -DARGGUARD_KERNEL_DIR="$kernel" \
-		-DARGGUARD_STOCK_KERNEL_DIR="$stock" >/dev/null
+		-DARGGUARD_STOCK_KERNEL_DIR="$stock" -DARGGUARD_DEBIAN_612_DIR="$debian612" >/dev/null
 	cmake --build "$build" -j"$(nproc)"
 	rm -f "$build"/vm-*.tap
 	ctest --test-dir "$build" --output-on-failure || rc=$?
-	echo "== guest suites (patched kernel, then stock)"
-	cat "$build/vm-suite.tap" "$build/vm-stock-suite.tap" 2>/dev/null || true
-	"$root/tests/tap-summary.sh" "$build/vm-suite.tap" "$build/vm-stock-suite.tap" || rc=1
+	for s in "${GUEST_SUITES[@]}"; do
+		taps+=("$build/vm-$s.tap")
+	done
+	echo "== guest suites: ${GUEST_SUITES[*]}"
+	cat "${taps[@]}" 2>/dev/null || true
+	"$root/tests/tap-summary.sh" "${taps[@]}" || rc=1
 	return "$rc"
 }
 

@@ -138,6 +138,11 @@ main() {
 	mkdir -p "$WORK"
 	exec 9>"$WORK/lock"
 	flock 9
+	if [[ -f $dest/bzImage ]]; then # built while we waited for the lock
+		log "kernel $key is cached"
+		printf '%s\n' "$dest"
+		return
+	fi
 	step "unpack kernel source" unpack_tarball "$tarsum"
 	step "apply kernel-patches/series" apply_series "${patches[@]}"
 	step "configure kernel" configure

@@ -15,7 +15,7 @@ PACKAGES=(
 	systemd systemd-sysv dbus # a real init, as on a real machine
 	auditd # the Linux audit log, a sink of argguard's
 	libbpf1 libjson-c5 libinih1 libaudit1 # argguard's runtime
-	bpftool jq util-linux procps libcap2-bin # what the guest tests drive
+	bpftool jq util-linux procps libcap2-bin logrotate # what the guest tests drive
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 )
 

@@ -8,17 +8,23 @@
 # console's tail.
 #
 # usage: vm/run.sh --kernel DIR --build DIR --job JOB [--out DIR]
-#                  [--timeout SECONDS] [--icount]
+#                  [--timeout SECONDS] [--icount] [--append ARGS]
+# --kernel: a vm/kernel.sh output (bzImage), or a vm/debian-kernel.sh one,
+# which also holds initrd.img and the guest tree (root/) to boot.
 # JOB: suite (tests/guest/cases), stock-suite (tests/guest/stock, for the
-# unpatched kernel), demo, boot (just boot), bench-kernel or bench-exec
-# (tests/bench/*-guest.sh).
+# unpatched kernel), nobpf-suite (tests/guest/nobpf, booted with an lsm= that
+# leaves bpf out), recovery-suite (tests/guest/recovery, booted with
+# argguard.mode=audit), reboot-suite (two boots of one disk: the first runs
+# tests/guest/reboot-prepare.sh, the second tests/guest/reboot), demo, boot
+# (just boot), bench-kernel or bench-exec (tests/bench/*-guest.sh).
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
+# --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
 # whose names match.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0
+KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0 APPEND= BOOTS=1
 
 GUEST_HELPERS=(execsize exploit2010 pointer_flood exec_storm unpriv_bpf execloop bench_noop)
 
@@ -35,6 +41,7 @@ parse_args() {
 		--job) JOB=$2 ;;
 		--out) OUT=$2 ;;
 		--timeout) TIMEOUT=$2 ;;
+		--append) APPEND=$2 ;;
 		--icount)
 			ICOUNT=1
 			shift
@@ -49,11 +56,23 @@ parse_args() {
 	case $JOB in
 	suite) JOB_CMD="run-suite.sh cases" ;;
 	stock-suite) JOB_CMD="run-suite.sh stock" ;;
+	nobpf-suite)
+		JOB_CMD="run-suite.sh nobpf"
+		APPEND+=" lsm=capability"
+		;;
+	recovery-suite)
+		JOB_CMD="run-suite.sh recovery"
+		APPEND+=" argguard.mode=audit"
+		;;
+	reboot-suite)
+		JOB_CMD=reboot-job.sh
+		BOOTS=2
+		;;
 	demo) JOB_CMD=demo.sh ;;
 	boot) JOB_CMD=boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
 	bench-exec) JOB_CMD=exec-guest.sh ;;
-	*) die "--job must be suite, stock-suite, demo, boot, bench-kernel or bench-exec" ;;
+	*) die "--job must be suite, stock-suite, nobpf-suite, recovery-suite, reboot-suite, demo, boot, bench-kernel or bench-exec" ;;
 	esac
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }
@@ -64,12 +83,13 @@ install_argguard() {
 	install -D -m 0755 "$BUILD/argguard" "$root/usr/sbin/argguard"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.service" \
 		"$root/usr/lib/systemd/system/argguard.service"
-	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants" \
+		"$root/etc/systemd/system/sysinit.target.wants"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.conf" "$root/etc/argguard/argguard.conf"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.logrotate" "$root/etc/logrotate.d/argguard"
 	echo 'ARGGUARD_OPTS="--linux-audit"' >"$root/etc/default/argguard"
 	ln -sf /usr/lib/systemd/system/argguard.service \
-		"$root/etc/systemd/system/multi-user.target.wants/argguard.service"
+		"$root/etc/systemd/system/sysinit.target.wants/argguard.service"
 
 	install -D -m 0644 "$ARGGUARD_ROOT/vm/guest-job.service" \
 		"$root/etc/systemd/system/argguard-guest-job.service"
@@ -81,7 +101,7 @@ install_argguard() {
 	rm -f "$tests"/*.c
 	install -m 0755 "${GUEST_HELPERS[@]/#/$BUILD/tests/}" "$tests/bin/"
 	mkdir -p "$tests/kselftests"
-	cp "$KERNEL/selftests/." "$tests/kselftests/" -r
+	[[ ! -d $KERNEL/selftests ]] || cp -r "$KERNEL/selftests/." "$tests/kselftests/"
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
@@ -121,7 +141,8 @@ pick_accel() {
 }
 
 boot() {
-	local accel=$1 cpu=max rc=0 smp=(-smp 2)
+	local accel=$1 cpu=max rc=0 smp=(-smp 2) initrd=()
+	[[ ! -f $KERNEL/initrd.img ]] || initrd=(-initrd "$KERNEL/initrd.img")
 	[[ $accel == kvm ]] && cpu=host
 	# Guest time then counts instructions: timings repeat to within 0.1%.
 	((ICOUNT)) && accel=tcg cpu=max smp=(-smp 1 -icount shift=0,sleep=off)
@@ -130,8 +151,8 @@ boot() {
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$accel" -machine q35 -cpu "$cpu" "${smp[@]}" -m 2G \
 		-nodefaults -display none -no-reboot \
-		-kernel "$KERNEL/bzImage" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0" \
+		-kernel "$KERNEL/bzImage" "${initrd[@]}" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0 $APPEND" \
 		-drive "file=$OUT/disk.img,if=virtio,format=raw" \
 		-device virtio-rng-pci \
 		-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" || rc=$?
@@ -152,16 +173,21 @@ job_status() {
 }
 
 main() {
-	local base
+	local base accel n
 	parse_args "$@"
 	mkdir -p "$OUT"
-	base=$(step "build rootfs" "$ARGGUARD_ROOT/vm/rootfs.sh")
-	step "make guest disk image" make_image "$base"
-	if ((ICOUNT)); then
-		boot tcg
+	if [[ -d $KERNEL/root ]]; then
+		base=$KERNEL/root # a Debian kernel's own guest tree
 	else
-		boot "$(pick_accel)"
+		base=$(step "build rootfs" "$ARGGUARD_ROOT/vm/rootfs.sh")
 	fi
+	step "make guest disk image" make_image "$base"
+	((ICOUNT)) && accel=tcg || accel=$(pick_accel)
+	for ((n = 1; n < BOOTS; n++)); do
+		boot "$accel"
+		job_status >&2 || die "boot $n of $BOOTS failed its job"
+	done
+	boot "$accel"
 	job_status
 }
 
