@@ -37,7 +37,24 @@ set_config() {
 	bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value \
 		$(le 4 "$(jq .mode <<<"$j")") $(le 4 "$(jq .active_set <<<"$j")") \
 		$(le 4 "$(jq .empty_argv_action <<<"$j")") $(le 4 "$(jq .head_bytes <<<"$j")") \
-		$(le 4 "$(jq .event_rate <<<"$j")") $(le 4 "$(jq .event_burst <<<"$j")")
+		$(le 4 "$(jq .event_rate <<<"$j")") $(le 4 "$(jq .event_burst <<<"$j")") \
+		$(le 4 "$(jq .probe_tgid <<<"$j")")
+}
+
+# What logrotate's postrotate does: the daemon reopens its log, nothing else.
+reopen_log() { systemctl kill --kill-whom=main --signal=USR1 argguard.service; }
+
+# cgroup_key SET PATH: a cgroup_rules key (struct argguard_cgroup_key) as bytes.
+cgroup_key() {
+	local set=$1 path=$2 i
+	le 4 "$set"
+	for ((i = 0; i < 256; i++)); do
+		if ((i < ${#path})); then
+			printf '%d ' "'${path:i:1}"
+		else
+			printf '0 '
+		fi
+	done
 }
 
 # rule_bytes JSON: a struct argguard_rule, from bpftool's JSON, as bytes.

@@ -120,7 +120,7 @@ test_audit_mode_denies_nothing_and_logs_every_would_deny() {
 
 test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
 	trap cleanup EXIT
-	local set id show
+	local set show
 	make_setuid_copies
 	mkdir -p $CG/argguard-t-edit
 	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K" \
@@ -128,7 +128,6 @@ test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
 		"[cgroup /argguard-t-edit]" "max_total_bytes = 32K" \
 		"[setuid]" "max_total_bytes = 4K"
 	set=$(active_set)
-	id=$(stat -c %i $CG/argguard-t-edit)
 
 	set_rule_field global_rules max_total_bytes 131072 $(le 4 "$set")
 	expect allowed "root, 100K after global was raised to 128K" \
@@ -136,7 +135,7 @@ test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
 	set_rule_field uid_rules max_total_bytes 65536 $(le 4 "$set") $(le 4 $TESTER)
 	expect E2BIG "tester, 100K after the uid rule was cut to 64K" \
 		"${AS_TESTER[@]}" "$HELPERS/execsize" 100000 0 /bin/true
-	set_rule_field cgroup_rules max_total_bytes 1048576 $(le 8 "$id") $(le 4 "$set") $(le 4 0)
+	set_rule_field cgroup_rules max_total_bytes 1048576 $(cgroup_key "$set" /argguard-t-edit)
 	expect allowed "tester in the cgroup, 300K after the cgroup rule was raised to 1M" \
 		in_cgroup /argguard-t-edit "${AS_TESTER[@]}" "$HELPERS/execsize" 300000 0 /bin/true
 	set_rule_field setuid_rules max_total_bytes 65536 $(le 4 "$set")

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: GPL-2.0
+# What a real machine does to argguard within one boot: cgroups made late,
+# units restarted, cgroups nested deep, fresh starts with a bad file,
+# applies at once, log rotation.
+
+LOOP_OUT=/run/argguard-t-loop.out
+
+# A fresh start: no pins, as after a reboot.
+fresh_start() {
+	systemctl stop argguard.service
+	argguard unload >/dev/null
+	systemctl start argguard.service
+}
+
+restore_site_policy() {
+	if [[ -f /tmp/argguard-policy.orig ]]; then
+		mv /tmp/argguard-policy.orig "$POLICY_FILE"
+	fi
+	restore_policy
+}
+
+test_cgroup_rule_holds_for_a_cgroup_made_after_the_apply() {
+	trap 'restore_policy; rmdir $CG/argguard-t-later 2>/dev/null || true' EXIT
+	local out
+	out=$(apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup /argguard-t-later]" "max_total_bytes = 64K" 2>&1)
+	echo "$out"
+	[[ $out == *"no cgroup /argguard-t-later yet"* ]] ||
+		fail "expected a warning for the rule of a cgroup not made yet"
+	mkdir $CG/argguard-t-later
+	expect E2BIG "100K in a cgroup made after the apply (64K rule)" \
+		in_cgroup /argguard-t-later "$HELPERS/execsize" 100000 0 /bin/true
+	rmdir $CG/argguard-t-later
+	mkdir $CG/argguard-t-later
+	expect E2BIG "100K in the cgroup made again" \
+		in_cgroup /argguard-t-later "$HELPERS/execsize" 100000 0 /bin/true
+	expect allowed "100K outside it (1M global)" "$HELPERS/execsize" 100000 0 /bin/true
+}
+
+# The loop a unit runs: exec 100K (over its cgroup's 64K) until told to
+# stop, and write each outcome with the incarnation's pid. SIGTERM ends it
+# between two execs, so every exec has its line.
+write_exec_loop() {
+	cat >/run/argguard-t-loop.sh <<-EOF
+		#!/bin/bash
+		stop=0
+		trap 'stop=1' TERM
+		while ((!stop)); do
+			out=\$($HELPERS/execsize 100000 0 /bin/true) && out=allowed
+			echo "\$\$ \$out" >>$LOOP_OUT
+		done
+	EOF
+	chmod 0755 /run/argguard-t-loop.sh
+	cat >/run/systemd/system/argguard-t-loop.service <<-EOF
+		[Service]
+		ExecStart=/run/argguard-t-loop.sh
+		KillMode=mixed
+	EOF
+	systemctl daemon-reload
+}
+
+test_cgroup_rule_holds_for_every_incarnation_of_a_restarted_unit() {
+	trap 'systemctl stop argguard-t-loop.service; rm -f /run/systemd/system/argguard-t-loop.service; systemctl daemon-reload; restore_policy' EXIT
+	local i before lines denied pids records
+	rm -f "$LOOP_OUT"
+	write_exec_loop
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup /system.slice/argguard-t-loop.service]" "max_total_bytes = 64K"
+	before=$(log_lines)
+	systemctl start argguard-t-loop.service
+	for ((i = 0; i < 5; i++)); do
+		sleep 1
+		systemctl restart argguard-t-loop.service
+	done
+	sleep 1
+	systemctl stop argguard-t-loop.service
+	lines=$(wc -l <"$LOOP_OUT")
+	denied=$(grep -c ' E2BIG$' "$LOOP_OUT" || true)
+	pids=$(cut -d' ' -f1 "$LOOP_OUT" | sort -u | wc -l)
+	echo "$lines execs over 6 incarnations ($pids pids seen), $denied denied"
+	assert_eq "$lines" "$denied" "execs denied (each was 100K under a 64K rule)"
+	assert_eq 6 "$pids" "incarnations that ran execs"
+	records=$(records_since "$before" "$denied" |
+		jq -c 'select(.cgroup == "/system.slice/argguard-t-loop.service")')
+	assert_eq "$denied" "$(grep -c . <<<"$records")" "records from the unit's cgroup"
+	assert_eq "$denied" "$(jq -c 'select(.scope == "cgroup" and .verdict == "deny")' <<<"$records" |
+		grep -c .)" "records decided by the cgroup rule"
+}
+
+test_unprivileged_nesting_64_deep_keeps_the_ancestor_rule() {
+	trap 'restore_policy; find $CG/argguard-t-deleg -depth -type d -exec rmdir {} + 2>/dev/null || true' EXIT
+	local out record before
+	mkdir $CG/argguard-t-deleg
+	chown "$TESTER:$TESTER" $CG/argguard-t-deleg $CG/argguard-t-deleg/cgroup.procs \
+		$CG/argguard-t-deleg/cgroup.subtree_control $CG/argguard-t-deleg/cgroup.threads
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup /argguard-t-deleg]" "max_total_bytes = 64K"
+	before=$(log_lines)
+	# As the tester, in its delegated subtree: nest 64 levels, move in, exec.
+	out=$(in_cgroup /argguard-t-deleg "${AS_TESTER[@]}" /bin/bash -c '
+		d=/sys/fs/cgroup/argguard-t-deleg
+		for ((i = 0; i < 64; i++)); do d=$d/n; mkdir "$d"; done
+		echo $$ >"$d/cgroup.procs"
+		echo "level $(($(tr -cd / </proc/self/cgroup | wc -c) - 1))"
+		'"$HELPERS"'/execsize 100000 0 /bin/true && echo allowed')
+	echo "$out"
+	assert_eq "level 65" "$(head -n 1 <<<"$out")" "the tester's cgroup depth"
+	assert_eq E2BIG "$(tail -n 1 <<<"$out")" "100K, 64 levels below a 64K rule"
+	record=$(records_since "$before" 1 | tail -n 1)
+	echo "record: $record"
+	assert_eq cgroup "$(jq -r .scope <<<"$record")" "the deciding scope"
+	assert_eq /argguard-t-deleg "$(jq -r .rule_cgroup <<<"$record")" "the deciding cgroup"
+}
+
+test_fresh_start_with_a_broken_file_keeps_the_last_good_policy() {
+	trap 'restore_site_policy; fresh_start' EXIT
+	local status
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 200K"
+	cp "$POLICY_FILE" /tmp/argguard-policy.orig
+	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\nthis is not a key\n' >"$POLICY_FILE"
+	fresh_start
+	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service after a bad file"
+	status=$(argguard status)
+	echo "$status"
+	[[ $status == *"$POLICY_FILE not applied: $POLICY_FILE:4:"* ]] ||
+		fail "expected argguard status to name the file's error"
+	[[ $status == *"in force: the last policy that applied"* ]] ||
+		fail "expected argguard status to say the last good policy is in force"
+	assert_eq 204800 "$(live_limit)" "the live limit (the last good policy's)"
+	expect E2BIG "a 300K exec under the last good 200K policy" \
+		"$HELPERS/execsize" 300000 0 /bin/true
+}
+
+test_fresh_start_with_no_good_policy_enforces_the_safe_default() {
+	trap 'restore_site_policy; fresh_start' EXIT
+	cp "$POLICY_FILE" /tmp/argguard-policy.orig
+	rm -f /var/lib/argguard/last-good.conf
+	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\n[global\n' >"$POLICY_FILE"
+	fresh_start
+	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service after a bad file"
+	assert_eq enforce "$(argguard policy show | awk '$1 == "mode" { print $3 }')" "the live mode"
+	assert_eq 1048576 "$(live_limit)" "the live limit (the built-in default)"
+	[[ $(argguard status) == *"in force: the built-in default"* ]] ||
+		fail "expected argguard status to say the built-in default is in force"
+	expect E2BIG "a 1.5M exec under the default" "$HELPERS/execsize" 1500000 0 /bin/true
+}
+
+# policy_sets: "A" or "B" for a live policy that is wholly one of the two
+# below, "torn" for anything else.
+policy_sets() {
+	local show a b
+	show=$(argguard policy show)
+	a=$(grep -c '^max_total_bytes = 100000$' <<<"$show" || true)
+	b=$(grep -c '^max_total_bytes = 200000$' <<<"$show" || true)
+	if ((a == 300 && b == 0)); then
+		echo A
+	elif ((a == 0 && b == 300)); then
+		echo B
+	else
+		echo "torn ($a A rules, $b B rules)"
+	fi
+}
+
+test_concurrent_applies_never_interleave() {
+	trap 'restore_site_policy' EXIT
+	local uid cli reload seen torn=0
+	gen() {
+		printf '[global]\nmode = enforce\nmax_total_bytes = 1M\n'
+		for ((uid = 20000; uid < 20300; uid++)); do
+			printf '[uid %d]\nmax_total_bytes = %d\n' "$uid" "$1"
+		done
+	}
+	cp "$POLICY_FILE" /tmp/argguard-policy.orig
+	gen 100000 >/tmp/argguard-a.conf
+	gen 200000 >"$POLICY_FILE"
+	(for ((i = 0; i < 15; i++)); do argguard policy apply /tmp/argguard-a.conf 2>/dev/null; done) &
+	cli=$!
+	(for ((i = 0; i < 15; i++)); do systemctl reload argguard.service; done) &
+	reload=$!
+	while kill -0 "$cli" 2>/dev/null || kill -0 "$reload" 2>/dev/null; do
+		seen=$(policy_sets)
+		[[ $seen == torn* ]] && torn=$((torn + 1)) && echo "$seen"
+	done
+	wait "$cli" || fail "a CLI apply failed"
+	wait "$reload" || fail "a reload failed"
+	seen=$(policy_sets)
+	echo "last: $seen"
+	[[ $seen == [AB] ]] || fail "expected the final policy to be A or B whole, got $seen"
+	assert_eq 0 "$torn" "torn policies seen while applies ran"
+}
+
+test_logrotate_reopens_the_log_and_keeps_a_bpftool_edit() {
+	trap 'restore_policy' EXIT
+	bpftool_set_limit 300000
+	logrotate -f /etc/logrotate.d/argguard
+	[[ -f $EVENT_LOG.1 ]] || fail "expected logrotate to move the log to $EVENT_LOG.1"
+	sleep 0.5
+	assert_eq 300000 "$(live_limit)" "the live limit after log rotation (a bpftool edit)"
+	expect E2BIG "a 400K exec after rotation" "$HELPERS/execsize" 400000 0 /bin/true
+	wait_log_lines 1 || fail "expected the record in a new $EVENT_LOG"
+	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "the new log's owner and mode"
+}

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0
+# A boot whose lsm= leaves bpf out: argguard's programs could attach and
+# never run. The service must fail, say why, and never claim to enforce.
+
+test_service_fails_when_bpf_is_not_an_active_lsm() {
+	local lsm
+	lsm=$(cat /sys/kernel/security/lsm)
+	echo "active LSMs: $lsm"
+	if grep -qw bpf <<<"${lsm//,/ }"; then
+		fail "expected a boot without the bpf LSM (lsm=capability)"
+	fi
+	assert_eq failed "$(systemctl is-active argguard.service || true)" "argguard.service's state"
+	assert_eq 78 "$(systemctl show -p ExecMainStatus --value argguard.service)" \
+		"the daemon's exit status (78: cannot enforce, no restart)"
+	if [[ $(systemctl show -p StatusText --value argguard.service) == *enforcing* ]]; then
+		fail "expected no status text that says enforcing"
+	fi
+}
+
+test_status_and_journal_name_the_kernel_command_line_change() {
+	local status
+	status=$(systemctl status argguard.service --no-pager -l 2>&1 || true)
+	echo "$status"
+	grep -qF "add bpf to the kernel command line, as lsm=capability,bpf" <<<"$status" ||
+		fail "expected systemctl status to name the lsm= change"
+	journalctl -b -u argguard.service -o cat --no-pager |
+		grep -qF "lsm=capability,bpf" || fail "expected the journal to name the lsm= change"
+}
+
+test_nothing_is_pinned_when_enforcement_cannot_be_proven() {
+	if [[ -e $PIN_DIR ]]; then
+		ls -l "$PIN_DIR"
+		fail "expected no pins: programs that never run must not look loaded"
+	fi
+}
