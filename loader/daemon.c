@@ -184,10 +184,13 @@ static struct bpf_link *adopt_pinned(struct bpf_program *prog, const char *pin)
 	struct bpf_link_info info = {};
 	__u32 len = sizeof(info);
 	__u8 ours[BPF_TAG_SIZE], theirs[BPF_TAG_SIZE];
-	struct bpf_link *link = bpf_link__open(pin);
+	struct bpf_link *link;
 	int prog_fd;
 	bool same;
 
+	if (access(pin, F_OK))
+		return NULL; /* a fresh start */
+	link = bpf_link__open(pin);
 	if (!link)
 		return NULL;
 	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))

@@ -21,7 +21,7 @@ test_status_and_journal_name_the_kernel_command_line_change() {
 	local status
 	status=$(systemctl status argguard.service --no-pager -l 2>&1 || true)
 	echo "$status"
-	grep -qF "add bpf to the kernel command line, as lsm=capability,bpf" <<<"$status" ||
+	grep -qF "Add bpf to the kernel command line, as lsm=capability,bpf" <<<"$status" ||
 		fail "expected systemctl status to name the lsm= change"
 	journalctl -b -u argguard.service -o cat --no-pager |
 		grep -qF "lsm=capability,bpf" || fail "expected the journal to name the lsm= change"
