@@ -13,6 +13,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "argguard.h"
+#include "arch.h"
 
 #define EPERM 1
 #define E2BIG 7
@@ -379,11 +380,11 @@ __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 static const char *const *caller_argv(void)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-	long nr = BPF_CORE_READ(regs, orig_ax);
+	long nr = ARGGUARD_SYSCALL_NR(regs);
 
-	if (nr == 59) /* execve */
+	if (nr == ARGGUARD_NR_EXECVE)
 		return (const char *const *)PT_REGS_PARM2_CORE(regs);
-	if (nr == 322) /* execveat */
+	if (nr == ARGGUARD_NR_EXECVEAT)
 		return (const char *const *)PT_REGS_PARM3_CORE(regs);
 	return NULL; /* kernel_execve(): nothing of the caller's to read */
 }
@@ -688,14 +689,14 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	return 0;
 }
 
-SEC("fexit/__x64_sys_execve")
+SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execve")
 int BPF_PROG(argguard_execve_exit, const struct pt_regs *regs, long ret)
 {
 	return report_kernel_refusal((const char *)PT_REGS_PARM1_CORE(regs),
 				     (const char *const *)PT_REGS_PARM2_CORE(regs), ret);
 }
 
-SEC("fexit/__x64_sys_execveat")
+SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execveat")
 int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 {
 	return report_kernel_refusal((const char *)PT_REGS_PARM2_CORE(regs),

@@ -218,7 +218,7 @@ main() {
 	OUT=${2:-$ROOT/tests/bench/results}
 	RAW=$BUILD/bench
 	[[ -x $BUILD/tests/execloop && -x $BUILD/tests/bench_event_json ]] ||
-		die "build the tree first: cmake --build $BUILD"
+		die "build the tree first, configured with -DARGGUARD_KERNEL_DIR=\$(vm/kernel.sh): cmake --build $BUILD"
 	command -v gnuplot >/dev/null || die "gnuplot is missing: vm/install-deps.sh installs gnuplot-nox"
 	mkdir -p "$RAW" "$OUT"
 	if ((!report)); then
