@@ -68,11 +68,12 @@ static void set_status(const char *fmt, ...)
 	FILE *f = fopen(ARGGUARD_APPLY_STATUS ".new", "we");
 	char when[32];
 	time_t now = time(NULL);
+	struct tm tm;
 	va_list ap;
 
 	if (!f)
 		return;
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 	fprintf(f, "last apply: %s: ", when);
 	va_start(ap, fmt);
 	vfprintf(f, fmt, ap);
@@ -159,7 +160,7 @@ static int apply_file_locked(const char *path, char *err, size_t err_len)
 	struct policy p;
 	int ret;
 
-	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, err_len))
+	if (policy_parse_file(path, &p, err, err_len))
 		return -1;
 	ret = apply_policy(&p, err, err_len);
 	if (!ret) {

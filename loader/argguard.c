@@ -176,7 +176,7 @@ static int policy_command(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "apply"))
 		return policy_apply_file(argv[2]) ? 1 : 0;
-	if (policy_parse_file(argv[2], DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
+	if (policy_parse_file(argv[2], &p, err, sizeof(err))) {
 		log_error("%s", err);
 		return 1;
 	}

@@ -36,21 +36,23 @@ static int read_lsm_list(char *buf, size_t len)
 	return 0;
 }
 
+/* Whether the comma-separated list holds name as one of its items. */
 static bool list_has(const char *list, const char *name)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), len;
 
-	for (const char *p = list; *p; p += strcspn(p, ",")) {
-		p += *p == ',';
-		if (!strncmp(p, name, n) && (p[n] == ',' || p[n] == '\0'))
+	for (const char *p = list;; p += len + 1) {
+		len = strcspn(p, ",");
+		if (len == n && !strncmp(p, name, n))
 			return true;
+		if (!p[len])
+			return false;
 	}
-	return false;
 }
 
 int bpf_lsm_check(char *why, size_t len)
 {
-	char list[512];
+	char list[512] = "";
 	int err = read_lsm_list(list, sizeof(list));
 
 	if (err) {
@@ -105,7 +107,7 @@ static void run_probe_child(int go)
 int probe_enforcement(int config_fd, char *why, size_t len)
 {
 	int go[2], status, err;
-	__u32 left;
+	__u32 left = 1;
 	pid_t pid;
 
 	if (pipe2(go, O_CLOEXEC))
@@ -131,7 +133,8 @@ int probe_enforcement(int config_fd, char *why, size_t len)
 	if (set_probe(config_fd, 0, &left) && !err)
 		err = -errno;
 	if (err) {
-		snprintf(why, len, "failed to mark the probe in the config map: %s", strerror(-err));
+		snprintf(why, len, "failed to mark the probe in the config map: %s",
+			 strerror(-err));
 		return -1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EPERM && left == 0)
@@ -141,7 +144,8 @@ int probe_enforcement(int config_fd, char *why, size_t len)
 			 "the probe exec ran although argguard's program must deny it: the LSM "
 			 "hook is not enforcing");
 	else
-		snprintf(why, len, "the probe exec ended with status %d (wanted EPERM from argguard)",
+		snprintf(why, len,
+			 "the probe exec ended with status %d (wanted EPERM from argguard)",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return -1;
 }

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "units.h"
 
@@ -135,7 +134,6 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 struct parser {
 	FILE *in;
 	const char *name;
-	const char *cgroup_root;
 	struct policy *p;
 	unsigned int line;
 	bool at_line_start;
@@ -439,13 +437,11 @@ static int on_key(void *user, const char *section, const char *name, const char 
 	return 1;
 }
 
-int policy_parse(FILE *in, const char *name, const char *cgroup_root, struct policy *p, char *err,
-		 size_t err_len)
+int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
 {
 	struct parser ps = {
 		.in = in,
 		.name = name,
-		.cgroup_root = cgroup_root,
 		.p = p,
 		.at_line_start = true,
 		.err = err,
@@ -472,8 +468,7 @@ int policy_parse(FILE *in, const char *name, const char *cgroup_root, struct pol
 	return 0;
 }
 
-int policy_parse_file(const char *path, const char *cgroup_root, struct policy *p, char *err,
-		      size_t err_len)
+int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len)
 {
 	FILE *in = fopen(path, "r");
 	int ret;
@@ -483,7 +478,7 @@ int policy_parse_file(const char *path, const char *cgroup_root, struct policy *
 		policy_init(p);
 		return -1;
 	}
-	ret = policy_parse(in, path, cgroup_root, p, err, err_len);
+	ret = policy_parse(in, path, p, err, err_len);
 	fclose(in);
 	return ret;
 }

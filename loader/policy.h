@@ -47,14 +47,12 @@ void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
 /*
- * Parse a policy file. User names are resolved with getpwnam() and cgroup
- * paths under cgroup_root. On error, returns -1 with a message of the form
+ * Parse a policy file. User names are resolved with getpwnam(); cgroup paths
+ * are kept as written, whether or not such a cgroup exists. On error, returns -1 with a message of the form
  * "FILE:LINE: what was expected" in err, and leaves p empty.
  */
-int policy_parse(FILE *in, const char *name, const char *cgroup_root, struct policy *p, char *err,
-		 size_t err_len);
-int policy_parse_file(const char *path, const char *cgroup_root, struct policy *p, char *err,
-		      size_t err_len);
+int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len);
+int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len);
 
 /*
  * Append a rule to p (the cgroup path is copied). Returns the stored rule,

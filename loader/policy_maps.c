@@ -12,7 +12,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-
 static const char *const map_names[] = {
 	[MAP_CONFIG] = "config",
 	[MAP_GLOBAL_RULES] = "global_rules",
@@ -180,8 +179,7 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	return write_cgroup_rules(m, p, set, cgroup_root);
 }
 
-int policy_maps_apply(const struct policy_maps *m, const struct policy *p,
-		      const char *cgroup_root)
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root)
 {
 	struct argguard_config cfg;
 	__u32 zero = 0, next;

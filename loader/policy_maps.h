@@ -38,8 +38,7 @@ uint64_t counter_sum(int fd, __u32 key);
  * cgroup_mkdir program indexes those made later. On failure the live policy
  * is unchanged. Returns 0 or a negative errno.
  */
-int policy_maps_apply(const struct policy_maps *m, const struct policy *p,
-		      const char *cgroup_root);
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root);
 
 /* Read the live policy, bpftool edits included, into p. */
 int policy_maps_read(const struct policy_maps *m, struct policy *p);

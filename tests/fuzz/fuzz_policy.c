@@ -3,10 +3,6 @@
  * libFuzzer target: the policy file parser. Any input either fails with a
  * "input:LINE: ..." message, or parses to a policy that policy_print()
  * writes as a file that parses again and prints the same text.
- *
- * The cgroup root is "", so "[cgroup /tmp]" names the directory /tmp: any
- * directory will do as a cgroup here, and the seeds use ones every system
- * has.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +26,7 @@ static int parse(const void *text, size_t size, struct policy *p, char *err, siz
 
 	if (!in)
 		abort();
-	ret = policy_parse(in, "input", "", p, err, err_len);
+	ret = policy_parse(in, "input", p, err, err_len);
 	fclose(in);
 	return ret;
 }

@@ -2,18 +2,15 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "policy.h"
 
-static char cgroup_root[] = "/tmp/argguard-test-cgroup.XXXXXX";
-
 static int parse(const char *text, struct policy *p, char *err, size_t err_len)
 {
 	FILE *in = fmemopen((void *)text, strlen(text), "r");
-	int ret = policy_parse(in, "test.conf", cgroup_root, p, err, err_len);
+	int ret = policy_parse(in, "test.conf", p, err, err_len);
 
 	fclose(in);
 	return ret;
@@ -138,35 +135,10 @@ static void errors_name_file_line_and_what_was_expected(void)
 		     "test.conf:2: expected '[section]'");
 }
 
-static void setup_cgroup_root(void)
-{
-	char path[256];
-
-	if (!mkdtemp(cgroup_root))
-		abort();
-	snprintf(path, sizeof(path), "%s/ci", cgroup_root);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/ci/build", cgroup_root);
-	mkdir(path, 0755);
-}
-
-static void remove_cgroup_root(void)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), "%s/ci/build", cgroup_root);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/ci", cgroup_root);
-	rmdir(path);
-	rmdir(cgroup_root);
-}
-
 int main(void)
 {
-	setup_cgroup_root();
 	full_file_parses();
 	printed_policy_reads_back_the_same();
 	errors_name_file_line_and_what_was_expected();
-	remove_cgroup_root();
 	return check_done();
 }
