@@ -99,6 +99,7 @@ use_policy() {
 	cp "$1" "$SITE_CONF"
 	rm -f "$EVENT_LOG"
 	systemctl reload argguard.service
+	systemctl kill --kill-whom=main --signal=USR1 argguard.service # a fresh log
 	sleep 1.5 # the reload is asynchronous; let a summary record go out first
 }
 

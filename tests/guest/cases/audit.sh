@@ -114,6 +114,7 @@ test_exec_storm_reconciles_exactly() {
 		>/etc/argguard/argguard.conf
 	mv "$EVENT_LOG" "$EVENT_LOG.storm"
 	systemctl reload argguard.service
+	reopen_log
 	sleep 1.5 # let an earlier summary go out before counting
 	deny0=$(counter global.deny) supp0=$(counter records_dropped.rate_limited) lost0=$(counter records_dropped.ring_full)
 	"$HELPERS/exec_storm" $n 8000 >/tmp/argguard-storm.out &
@@ -131,6 +132,7 @@ test_exec_storm_reconciles_exactly() {
 	rm -f "$EVENT_LOG.rotated" "$EVENT_LOG.storm"
 	mv "$EVENT_LOG.new" "$EVENT_LOG"
 	systemctl reload argguard.service
+	reopen_log
 	logged=$(jq -c 'select(.comm == "exec_storm" and .verdict == "deny")' /tmp/argguard-storm.log | wc -l)
 	summed=$(jq -s '[.[] | select(.verdict == "summary") | .suppressed] | add // 0' /tmp/argguard-storm.log)
 	echo "refused $refused; global.deny +$((deny1 - deny0)); logged $logged; suppressed +$((supp1 - supp0)) (summaries say $summed); lost +$((lost1 - lost0))"
@@ -147,7 +149,7 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 	local limit i dir=/var/log/argguard written
 	limit=$(live_limit)
 	mount -t tmpfs -o size=64k,mode=0750 tmpfs "$dir"
-	systemctl reload argguard.service
+	reopen_log
 	sleep 1
 	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
 	for ((i = 0; i < 5; i++)); do
@@ -161,8 +163,8 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 	wait_log_lines 6 || true
 	written=$(jq -c 'select(.verdict == "deny" and .comm == "execsize")' "$EVENT_LOG" | wc -l)
 	jq -e . "$EVENT_LOG" >/dev/null || fail "expected only whole records in the log"
-	umount -l "$dir" # the daemon holds the file open until the reload
-	systemctl reload argguard.service
+	umount -l "$dir" # the daemon holds the file open until it reopens it
+	reopen_log
 	assert_eq 6 "$written" "records in the log once space returned (5 held back, 1 new)"
 	journalctl -u argguard.service -n 200 --no-pager | grep -q "writable again: wrote .* failed writes" ||
 		fail "expected the daemon to say how many writes failed and that it caught up"
