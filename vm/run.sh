@@ -77,24 +77,29 @@ parse_args() {
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }
 
+# enable_unit ROOT UNIT: what systemctl enable does, from the unit's WantedBy=.
+enable_unit() {
+	local root=$1 unit=$2 target
+	for target in $(sed -n 's/^WantedBy=//p' "$root$unit"); do
+		mkdir -p "$root/etc/systemd/system/$target.wants"
+		ln -sf "$unit" "$root/etc/systemd/system/$target.wants/${unit##*/}"
+	done
+}
+
 # What every run installs fresh on top of the cached base.
 install_argguard() {
 	local root=$1 tests=$1/usr/lib/argguard/tests
 	install -D -m 0755 "$BUILD/argguard" "$root/usr/sbin/argguard"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.service" \
 		"$root/usr/lib/systemd/system/argguard.service"
-	mkdir -p "$root/etc/systemd/system/multi-user.target.wants" \
-		"$root/etc/systemd/system/sysinit.target.wants"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.conf" "$root/etc/argguard/argguard.conf"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.logrotate" "$root/etc/logrotate.d/argguard"
 	echo 'ARGGUARD_OPTS="--linux-audit"' >"$root/etc/default/argguard"
-	ln -sf /usr/lib/systemd/system/argguard.service \
-		"$root/etc/systemd/system/sysinit.target.wants/argguard.service"
+	enable_unit "$root" /usr/lib/systemd/system/argguard.service
 
 	install -D -m 0644 "$ARGGUARD_ROOT/vm/guest-job.service" \
 		"$root/etc/systemd/system/argguard-guest-job.service"
-	ln -sf /etc/systemd/system/argguard-guest-job.service \
-		"$root/etc/systemd/system/multi-user.target.wants/argguard-guest-job.service"
+	enable_unit "$root" /etc/systemd/system/argguard-guest-job.service
 	mkdir -p "$tests/bin"
 	cp -r "$ARGGUARD_ROOT/tests/guest/." "$tests/"
 	cp "$ARGGUARD_ROOT"/tests/bench/*-guest.sh "$tests/"

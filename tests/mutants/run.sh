@@ -3,7 +3,8 @@
 #
 # Show that the guest tests catch what they claim. Each patch here plants one
 # deliberate bug; its "catch:" line names the tests (a regex) that must then
-# fail. For each, build a copy of the tree with the patch applied, boot the
+# fail, and an optional "job:" line the vm/run.sh job they are in (default
+# suite). For each, build a copy of the tree with the patch applied, boot the
 # guest with only those tests, and check that at least one fails. Prints one
 # line per mutant and exits nonzero if any was missed. A guest boot per
 # mutant, so this is slow and not part of tests/run-all.sh.
@@ -16,9 +17,10 @@ source "$ROOT/vm/lib.sh"
 
 # run_mutant PATCH KERNEL: prints "caught", "MISSED" or why it could not run.
 run_mutant() {
-	local patch=$1 kernel=$2 work catch
+	local patch=$1 kernel=$2 work catch job
 	work=$(mktemp -d "${TMPDIR:-/tmp}/argguard-mutant.XXXXXX")
 	catch=$(sed -n 's/^catch: //p' "$patch")
+	job=$(sed -n 's/^job: //p' "$patch")
 	(cd "$ROOT" && git ls-files -z | sort -zu | xargs -0 cp --parents -t "$work")
 	if ! patch -s -p1 -d "$work" <"$patch"; then
 		echo "does not apply"
@@ -30,7 +32,7 @@ run_mutant() {
 		return
 	fi
 	ARGGUARD_TEST_FILTER=$catch "$work/vm/run.sh" --kernel "$kernel" --build "$work/build" \
-		--job suite --out "$work/vm" >"$work/tap" 2>"$work/run.log" || true
+		--job "${job:-suite}" --out "$work/vm" >"$work/tap" 2>"$work/run.log" || true
 	if grep -q '^not ok' "$work/tap"; then
 		echo "caught: $(grep '^not ok' "$work/tap" | head -n 1)"
 		rm -rf "$work"
