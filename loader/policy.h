@@ -17,14 +17,26 @@
 #define DEFAULT_POLICY_FILE "/etc/argguard/argguard.conf"
 #define DEFAULT_CGROUP_ROOT "/sys/fs/cgroup"
 
+/*
+ * The longest line a policy file may have, in bytes, its line ending not
+ * counted: what fits inih's line buffer (INI_MAX_LINE, 200, less "\r\n\0").
+ */
+#define POLICY_LINE_MAX 197
+
+/* The most records per second event_rate can ask for, and the largest event_burst. */
+#define POLICY_EVENT_RATE_MAX 1000000
+#define POLICY_EVENT_BURST_MAX 1000000
+
 struct uid_rule {
 	uint32_t uid;
+	unsigned int line; /* of the section in the policy file; 0 if not from a file */
 	struct argguard_rule rule;
 };
 
 struct cgroup_rule {
 	uint64_t id; /* the cgroup directory's inode number */
-	char *path; /* as written, relative to the cgroup v2 root; NULL if unknown */
+	char *path; /* relative to the cgroup v2 root, without '.', '..' or '//'; NULL if unknown */
+	unsigned int line;
 	struct argguard_rule rule;
 };
 
@@ -34,6 +46,7 @@ struct policy {
 	uint32_t head_bytes; /* command-line bytes per record; 0: the default */
 	uint32_t event_rate; /* records per second; 0: no limit */
 	uint32_t event_burst;
+	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
 	struct argguard_rule global;
 	struct argguard_rule setuid;
 	struct uid_rule *uids;
@@ -42,14 +55,19 @@ struct policy {
 	size_t n_cgroups;
 };
 
-/* The policy that an empty file gives: mode off, no limits, deny actions. */
+/*
+ * An empty policy: mode off, no limits, deny actions. A policy file must set
+ * the mode itself: policy_parse() refuses a file without one.
+ */
 void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
 /*
  * Parse a policy file. User names are resolved with getpwnam() and cgroup
  * paths under cgroup_root. On error, returns -1 with a message of the form
- * "FILE:LINE: what was expected" in err, and leaves p empty.
+ * "FILE:LINE: what was expected" in err, and leaves p empty. Errors include
+ * a line longer than POLICY_LINE_MAX, a section or key given twice, a value
+ * out of its range and a file with no mode.
  */
 int policy_parse(FILE *in, const char *name, const char *cgroup_root, struct policy *p, char *err,
 		 size_t err_len);

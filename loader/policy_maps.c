@@ -249,22 +249,23 @@ int policy_apply_file(const char *path)
 	struct policy_maps maps;
 	struct policy p;
 	char err[512];
-	int ret;
+	int ret = -1;
 
-	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
-		log_error("policy not applied, the live policy is unchanged: %s", err);
-		return -1;
-	}
+	/* Only root may apply: say so before judging the file. */
 	if (policy_maps_open(&maps, err, sizeof(err))) {
 		log_error("%s", err);
-		policy_free(&p);
 		return -1;
+	}
+	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
+		log_error("policy not applied, the live policy is unchanged: %s", err);
+		goto out_close;
 	}
 	ret = policy_maps_apply(&maps, &p);
 	if (ret)
 		log_error("failed to apply %s, the live policy is unchanged: %s", path,
 			  strerror(-ret));
-	policy_maps_close(&maps);
 	policy_free(&p);
+out_close:
+	policy_maps_close(&maps);
 	return ret ? -1 : 0;
 }
