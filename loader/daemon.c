@@ -257,9 +257,10 @@ static int attach_all(struct argguard_bpf *skel)
 	return 0;
 }
 
+/* No --force here: a file that would lock admins out needs allow_lockout = yes. */
 static void apply_and_say(const char *path)
 {
-	if (!policy_apply_file(path))
+	if (!policy_apply_file(path, false))
 		fprintf(stderr, "argguard: applied %s\n", path);
 }
 

@@ -139,6 +139,7 @@ enum key {
 	KEY_HEAD_BYTES,
 	KEY_EVENT_RATE,
 	KEY_EVENT_BURST,
+	KEY_ALLOW_LOCKOUT,
 	KEY_MAX_ARGV_BYTES,
 	KEY_MAX_ENVP_BYTES,
 	KEY_MAX_TOTAL_BYTES,
@@ -157,6 +158,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_HEAD_BYTES] = "argv_head_bytes",
 	[KEY_EVENT_RATE] = "event_rate",
 	[KEY_EVENT_BURST] = "event_burst",
+	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
 	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
 	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
 	[KEY_MAX_TOTAL_BYTES] = "max_total_bytes",
@@ -548,6 +550,12 @@ static void set_global_key(struct parser *ps, enum key key, const char *value)
 		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
 			  &p->event_burst);
 		break;
+	case KEY_ALLOW_LOCKOUT:
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			fail(ps, "%s = %s: expected yes or no", name, value);
+		else
+			p->allow_lockout = !strcmp(value, "yes");
+		break;
 	default:
 		break;
 	}
@@ -638,7 +646,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		     name, ps->section,
 		     ps->rule != &ps->p->global ? ""
 						: " (or mode, empty_argv, argv_head_bytes, "
-						  "event_rate, event_burst)");
+						  "event_rate, event_burst, allow_lockout)");
 		return 1;
 	}
 	if (ps->key_line[key]) {
@@ -711,6 +719,112 @@ int policy_parse_file(const char *path, const char *cgroup_root, struct policy *
 	return ret;
 }
 
+/* A limit of r that would deny common admin commands: its name and value, or NULL. */
+static const char *locking_limit(const struct argguard_rule *r, uint64_t *value, uint64_t *least)
+{
+	const struct {
+		const char *name;
+		uint64_t value, least;
+	} limits[] = {
+		{ "max_argv_bytes", r->max_argv_bytes, LOCKOUT_MIN_BYTES },
+		{ "max_envp_bytes", r->max_envp_bytes, LOCKOUT_MIN_BYTES },
+		{ "max_total_bytes", r->max_total_bytes, LOCKOUT_MIN_BYTES },
+		{ "max_argc", r->max_argc, LOCKOUT_MIN_COUNT },
+		{ "max_envc", r->max_envc, LOCKOUT_MIN_COUNT },
+	};
+
+	/* An action out of range reads as deny. */
+	if (r->action == ARGGUARD_ACTION_ALLOW || r->action == ARGGUARD_ACTION_AUDIT)
+		return NULL;
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		if (limits[i].value && limits[i].value < limits[i].least) {
+			*value = limits[i].value;
+			*least = limits[i].least;
+			return limits[i].name;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Does a cgroup rule at path hold for root's shell, sudo, or what starts
+ * them: the root, systemd's own scope, the system and user slices, a login
+ * session, or an ssh or getty unit?
+ */
+static bool admin_cgroup(const char *path)
+{
+	const char *unit;
+
+	if (!strcmp(path, "/") || !strcmp(path, "/init.scope") || !strcmp(path, "/system.slice") ||
+	    !strcmp(path, "/user.slice") || !strncmp(path, "/user.slice/", strlen("/user.slice/")))
+		return true;
+	if (strncmp(path, "/system.slice/", strlen("/system.slice/")))
+		return false;
+	unit = path + strlen("/system.slice/");
+	return strstr(unit, "ssh") || strstr(unit, "getty");
+}
+
+static bool say_lockout(const char *name, unsigned int line, const char *section,
+			const struct argguard_rule *r, char *why, size_t why_len)
+{
+	uint64_t value, least;
+	const char *limit = locking_limit(r, &value, &least);
+
+	if (!limit)
+		return false;
+	snprintf(why, why_len,
+		 "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
+		 "for root's shell and sudo it must be 0 (no limit) or at least %llu%s",
+		 name, line, section, limit, (unsigned long long)value,
+		 (unsigned long long)(least == LOCKOUT_MIN_BYTES ? least >> 10 : least),
+		 least == LOCKOUT_MIN_BYTES ? "K" : "");
+	return true;
+}
+
+bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len)
+{
+	char section[4096 + 8];
+
+	if (p->mode == ARGGUARD_MODE_OFF || p->mode == ARGGUARD_MODE_AUDIT)
+		return false; /* nothing is denied; a mode out of range reads as enforce */
+	if (say_lockout(name, p->global_line, "global", &p->global, why, why_len) ||
+	    say_lockout(name, p->setuid_line, "setuid", &p->setuid, why, why_len))
+		return true;
+	for (size_t i = 0; i < p->n_uids; i++)
+		if (p->uids[i].uid == 0 &&
+		    say_lockout(name, p->uids[i].line, "uid 0", &p->uids[i].rule, why, why_len))
+			return true;
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (!p->cgroups[i].path || !admin_cgroup(p->cgroups[i].path))
+			continue;
+		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
+		if (say_lockout(name, p->cgroups[i].line, section, &p->cgroups[i].rule, why,
+				why_len))
+			return true;
+	}
+	return false;
+}
+
+int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
+			size_t msg_len)
+{
+	char why[POLICY_LOCKOUT_MSG - 512];
+
+	if (!policy_locks_out(p, name, why, sizeof(why)))
+		return 0;
+	if (force || p->allow_lockout) {
+		snprintf(msg, msg_len, "%s; accepted, as %s says", why,
+			 force ? "--force" : "allow_lockout = yes");
+		return 1;
+	}
+	snprintf(msg, msg_len,
+		 "%s; refused: fix the rule, try it in mode = audit first, or pass --force to "
+		 "check or apply it anyway (the daemon never forces: it applies such a file, at "
+		 "boot and on reload, only if its [global] says allow_lockout = yes)",
+		 why);
+	return -EPERM;
+}
+
 static void print_rule(FILE *out, const struct argguard_rule *r)
 {
 	if (r->max_argv_bytes)
@@ -748,6 +862,8 @@ void policy_print(FILE *out, const struct policy *p)
 	if (p->event_rate)
 		fprintf(out, "event_rate = %u\nevent_burst = %u\n", p->event_rate,
 			p->event_burst ? p->event_burst : 1);
+	if (p->allow_lockout)
+		fprintf(out, "allow_lockout = yes\n");
 	print_rule(out, &p->global);
 	if (!rule_is_empty(&p->setuid)) {
 		fprintf(out, "\n[setuid]\n");

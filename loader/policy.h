@@ -27,6 +27,14 @@
 #define POLICY_EVENT_RATE_MAX 1000000
 #define POLICY_EVENT_BURST_MAX 1000000
 
+/*
+ * A rule that root's shell or sudo would meet locks admins out when it
+ * denies, in enforce mode, with a byte limit under LOCKOUT_MIN_BYTES or an
+ * argc or envc limit under LOCKOUT_MIN_COUNT.
+ */
+#define LOCKOUT_MIN_BYTES (32 << 10)
+#define LOCKOUT_MIN_COUNT 64
+
 struct uid_rule {
 	uint32_t uid;
 	unsigned int line; /* of the section in the policy file; 0 if not from a file */
@@ -46,6 +54,7 @@ struct policy {
 	uint32_t head_bytes; /* command-line bytes per record; 0: the default */
 	uint32_t event_rate; /* records per second; 0: no limit */
 	uint32_t event_burst;
+	bool allow_lockout; /* the file says the daemon may apply it even if it locks admins out */
 	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
 	struct argguard_rule global;
 	struct argguard_rule setuid;
@@ -82,6 +91,29 @@ struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
 				     const struct argguard_rule *rule);
 struct argguard_rule *policy_add_cgroup(struct policy *p, uint64_t id, const char *path,
 					const struct argguard_rule *rule);
+
+/*
+ * Would p lock admins out: deny, in enforce mode, commands as common as
+ * "argguard policy apply FILE" from root's shell or through sudo? The rules
+ * that count are [global] (sudo runs as the admin's own uid), [setuid]
+ * (sudo, su), [uid 0], and [cgroup] rules on "/", "/init.scope",
+ * "/system.slice", "/user.slice" and below it (login sessions), and on ssh
+ * and getty units below "/system.slice". Returns false, or true with
+ * "FILE:LINE: [section] key = value ..." naming the first such rule in why.
+ */
+bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len);
+
+/* Room for a message from policy_lockout_gate(). */
+#define POLICY_LOCKOUT_MSG 5120
+
+/*
+ * The gate that policy check, policy apply and the daemon share. Returns 0
+ * if p does not lock admins out; 1 if it does but force (--force) or the
+ * file's own "allow_lockout = yes" lets it through; -EPERM if it is refused.
+ * In the last two cases, msg says which rule and what to do.
+ */
+int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
+			size_t msg_len);
 
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);

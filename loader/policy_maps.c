@@ -244,11 +244,12 @@ int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struc
 }
 
 /* Apply the policy file; a bad file leaves the policy in force as it was. */
-int policy_apply_file(const char *path)
+int policy_apply_file(const char *path, bool force)
 {
+	static const char unchanged[] = "policy not applied, the live policy is unchanged: ";
 	struct policy_maps maps;
 	struct policy p;
-	char err[512];
+	char err[512], why[POLICY_LOCKOUT_MSG];
 	int ret = -1;
 
 	/* Only root may apply: say so before judging the file. */
@@ -257,13 +258,21 @@ int policy_apply_file(const char *path)
 		return -1;
 	}
 	if (policy_parse_file(path, DEFAULT_CGROUP_ROOT, &p, err, sizeof(err))) {
-		log_error("policy not applied, the live policy is unchanged: %s", err);
+		log_error("%s%s", unchanged, err);
 		goto out_close;
 	}
+	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
+	if (ret < 0) {
+		log_error("%s%s", unchanged, why);
+		goto out_free;
+	}
+	if (ret > 0)
+		log_error("warning: %s", why);
 	ret = policy_maps_apply(&maps, &p);
 	if (ret)
 		log_error("failed to apply %s, the live policy is unchanged: %s", path,
 			  strerror(-ret));
+out_free:
 	policy_free(&p);
 out_close:
 	policy_maps_close(&maps);

@@ -42,9 +42,10 @@ int policy_maps_read(const struct policy_maps *m, const char *cgroup_root, struc
 
 /*
  * Parse the policy file at path and apply it, reporting on stderr. A file
- * with an error, or a failed apply, leaves the live policy as it was.
+ * with an error, a policy that the lockout gate refuses, or a failed apply
+ * leaves the live policy as it was. The daemon passes force = false.
  * Returns 0 or -1.
  */
-int policy_apply_file(const char *path);
+int policy_apply_file(const char *path, bool force);
 
 #endif /* ARGGUARD_POLICY_MAPS_H */

@@ -303,6 +303,7 @@ static void every_number_has_a_range(void)
 	      "expected a count from 0 to 1000000 records a second");
 	bound("", "event_burst", "1000000", "1000001", "expected a count from 0 to 1000000");
 	bound("", "event_rate", "0", "-1", "expected a count from 0 to 1000000");
+	bound("", "allow_lockout", "yes", "true", "expected yes or no");
 	for (size_t i = 0; i < 2; i++) {
 		const char *s = sections[i];
 
@@ -321,6 +322,100 @@ static void every_number_has_a_range(void)
 	expect_valid(ENFORCE "[uid 4294967294]\naction = deny\n", "the highest uid");
 	expect_error(ENFORCE "[uid 4294967295]\naction = deny\n",
 		     "test.conf:3: [uid 4294967295]: expected a numeric uid from 0 to 4294967294");
+}
+
+/* Parse text and run it past the lockout gate; msg gets the gate's words. */
+static int gate(const char *text, bool force, char *msg, size_t msg_len)
+{
+	struct policy p;
+	char err[256] = "";
+	int ret;
+
+	msg[0] = '\0';
+	if (parse(text, &p, err, sizeof(err))) {
+		snprintf(msg, msg_len, "parse error: %s", err);
+		return -EINVAL;
+	}
+	ret = policy_lockout_gate(&p, "test.conf", force, msg, msg_len);
+	policy_free(&p);
+	return ret;
+}
+
+static void expect_lockout(const char *text, const char *want)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(gate(text, false, msg, sizeof(msg)) == -EPERM && strstr(msg, want) &&
+		      strstr(msg, "--force"),
+	      "refused as a lockout, naming \"%s\" and --force: got \"%s\"", want, msg);
+}
+
+static void expect_no_lockout(const char *text, const char *what)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(gate(text, false, msg, sizeof(msg)) == 0, "%s is no lockout: got \"%s\"", what, msg);
+}
+
+static void policy_that_locks_admins_out_is_refused(void)
+{
+	expect_lockout(ENFORCE "max_argc = 3\n",
+		       "test.conf:1: [global] max_argc = 3 with action deny in enforce mode would "
+		       "lock admins out: for root's shell and sudo it must be 0 (no limit) or at "
+		       "least 64");
+	expect_lockout(ENFORCE "max_argc = 63\n", "[global] max_argc = 63");
+	expect_no_lockout(ENFORCE "max_argc = 64\n", "max_argc = 64");
+	expect_lockout(ENFORCE "max_envc = 63\n", "[global] max_envc = 63");
+	expect_no_lockout(ENFORCE "max_envc = 64\n", "max_envc = 64");
+	expect_lockout(ENFORCE "max_total_bytes = 32767\n",
+		       "[global] max_total_bytes = 32767 with action deny in enforce mode would "
+		       "lock admins out: for root's shell and sudo it must be 0 (no limit) or at "
+		       "least 32K");
+	expect_no_lockout(ENFORCE "max_total_bytes = 32K\n", "max_total_bytes = 32K");
+	expect_lockout(ENFORCE "max_argv_bytes = 4K\n", "[global] max_argv_bytes = 4096");
+	expect_lockout(ENFORCE "max_envp_bytes = 1\n", "[global] max_envp_bytes = 1");
+	expect_no_lockout(ENFORCE "max_total_bytes = 0\nmax_argc = 0\n", "0 (no limit)");
+
+	expect_lockout(ENFORCE "max_total_bytes = 1M\n\n[setuid]\nmax_total_bytes = 4K\n",
+		       "test.conf:5: [setuid] max_total_bytes = 4096");
+	expect_lockout(ENFORCE "[user root]\nmax_argc = 3\n", "test.conf:3: [uid 0] max_argc = 3");
+	expect_lockout(ENFORCE "[cgroup /]\nmax_argc = 3\n", "test.conf:3: [cgroup /] max_argc");
+	expect_lockout(ENFORCE "[cgroup /system.slice]\nmax_argc = 3\n", "[cgroup /system.slice]");
+	expect_lockout(ENFORCE "[cgroup //system.slice/]\nmax_argc = 3\n",
+		       "[cgroup /system.slice]");
+	expect_lockout(ENFORCE "[cgroup /init.scope]\nmax_argc = 3\n", "[cgroup /init.scope]");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-0.slice]\nmax_argc = 3\n",
+		       "[cgroup /user.slice/user-0.slice]");
+	expect_lockout(ENFORCE "[cgroup /system.slice/ssh.service]\nmax_argc = 3\n",
+		       "[cgroup /system.slice/ssh.service]");
+	expect_no_lockout(ENFORCE "[uid 1000]\nmax_argc = 3\n", "a tight [uid 1000]");
+	expect_no_lockout(ENFORCE "[cgroup /system.slice/ci.service]\nmax_argc = 3\n",
+			  "a tight service's cgroup");
+}
+
+static void nothing_denied_is_no_lockout(void)
+{
+	expect_no_lockout("[global]\nmode = audit\nmax_argc = 3\n", "audit mode");
+	expect_no_lockout("[global]\nmode = off\nmax_argc = 3\n", "off mode");
+	expect_no_lockout(ENFORCE "max_argc = 3\naction = audit\n", "action audit");
+	expect_no_lockout(ENFORCE "max_argc = 3\naction = allow\n", "action allow");
+}
+
+static void force_or_allow_lockout_lets_a_lockout_through(void)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(gate(ENFORCE "max_argc = 3\n", true, msg, sizeof(msg)) == 1 &&
+		      strstr(msg, "test.conf:1: [global] max_argc = 3") &&
+		      strstr(msg, "accepted, as --force says"),
+	      "--force lets it through, still naming the rule: got \"%s\"", msg);
+	CHECK(gate(ENFORCE "max_argc = 3\nallow_lockout = yes\n", false, msg, sizeof(msg)) == 1 &&
+		      strstr(msg, "accepted, as allow_lockout = yes says"),
+	      "the file's allow_lockout = yes lets it through: got \"%s\"", msg);
+	CHECK(gate(ENFORCE "max_argc = 3\nallow_lockout = no\n", false, msg, sizeof(msg)) == -EPERM,
+	      "allow_lockout = no lets nothing through: got \"%s\"", msg);
+	CHECK(strstr(msg, "the daemon never forces") && strstr(msg, "allow_lockout = yes"),
+	      "the refusal says how the daemon decides: got \"%s\"", msg);
 }
 
 /* The cgroups the tests name, parents first. */
@@ -374,6 +469,9 @@ int main(void)
 	cgroup_paths_are_read_in_one_spelling();
 	missing_mode_is_an_error_not_off();
 	every_number_has_a_range();
+	policy_that_locks_admins_out_is_refused();
+	nothing_denied_is_no_lockout();
+	force_or_allow_lockout_lets_a_lockout_through();
 	remove_cgroup_root();
 	return check_done();
 }
