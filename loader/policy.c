@@ -849,6 +849,11 @@ static bool rule_is_empty(const struct argguard_rule *r)
 	       !r->max_envc;
 }
 
+static uint32_t at_most(uint32_t value, uint32_t max)
+{
+	return value < max ? value : max;
+}
+
 void policy_print(FILE *out, const struct policy *p)
 {
 	uint32_t mode = p->mode <= ARGGUARD_MODE_ENFORCE ? p->mode : ARGGUARD_MODE_ENFORCE;
@@ -859,9 +864,15 @@ void policy_print(FILE *out, const struct policy *p)
 	if (p->head_bytes)
 		fprintf(out, "argv_head_bytes = %u\n",
 			p->head_bytes < ARGGUARD_HEAD_MAX ? p->head_bytes : ARGGUARD_HEAD_MAX);
+	/* bpftool may have written more than a file may say; show what a file can. */
+	if (p->event_rate > POLICY_EVENT_RATE_MAX || p->event_burst > POLICY_EVENT_BURST_MAX)
+		fprintf(out,
+			"# in the map: event_rate = %u, event_burst = %u; a file says at most %u\n",
+			p->event_rate, p->event_burst, POLICY_EVENT_RATE_MAX);
 	if (p->event_rate)
-		fprintf(out, "event_rate = %u\nevent_burst = %u\n", p->event_rate,
-			p->event_burst ? p->event_burst : 1);
+		fprintf(out, "event_rate = %u\nevent_burst = %u\n",
+			at_most(p->event_rate, POLICY_EVENT_RATE_MAX),
+			p->event_burst ? at_most(p->event_burst, POLICY_EVENT_BURST_MAX) : 1);
 	if (p->allow_lockout)
 		fprintf(out, "allow_lockout = yes\n");
 	print_rule(out, &p->global);

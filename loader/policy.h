@@ -24,8 +24,8 @@
 #define POLICY_LINE_MAX 197
 
 /* The most records per second event_rate can ask for, and the largest event_burst. */
-#define POLICY_EVENT_RATE_MAX 1000000
-#define POLICY_EVENT_BURST_MAX 1000000
+#define POLICY_EVENT_RATE_MAX 1000000U
+#define POLICY_EVENT_BURST_MAX 1000000U
 
 /*
  * A rule that root's shell or sudo would meet locks admins out when it

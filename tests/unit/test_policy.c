@@ -95,6 +95,32 @@ static void printed_policy_reads_back_the_same(void)
 	policy_free(&b);
 }
 
+/* bpftool can write any u32; policy show must still print a file that parses. */
+static void out_of_range_map_values_print_as_a_valid_file(void)
+{
+	struct policy a, b;
+	char err[256] = "", *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	policy_init(&a);
+	a.mode = 7;
+	a.head_bytes = 5000;
+	a.event_rate = 4000000000U;
+	a.event_burst = 3000000;
+	f = open_memstream(&out, &len);
+	policy_print(f, &a);
+	fclose(f);
+	CHECK(parse(out, &b, err, sizeof(err)) == 0 && b.mode == ARGGUARD_MODE_ENFORCE &&
+		      b.head_bytes == ARGGUARD_HEAD_MAX && b.event_rate == POLICY_EVENT_RATE_MAX &&
+		      b.event_burst == POLICY_EVENT_BURST_MAX,
+	      "out-of-range config values print clamped, as a file that parses (%s)", err);
+	CHECK(strstr(out, "# in the map: event_rate = 4000000000, event_burst = 3000000"),
+	      "and the raw values are shown in a comment: got \"%s\"", out);
+	free(out);
+	policy_free(&b);
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct policy p;
@@ -460,6 +486,7 @@ int main(void)
 	setup_cgroup_root();
 	full_file_parses();
 	printed_policy_reads_back_the_same();
+	out_of_range_map_values_print_as_a_valid_file();
 	errors_name_file_line_and_what_was_expected();
 	long_line_is_an_error_not_split();
 	nul_byte_is_an_error();
