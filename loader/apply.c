@@ -154,14 +154,27 @@ static void warn_missing_cgroups(const char *file, const struct policy *p)
 	}
 }
 
-/* Parse and apply one file, under the lock. On failure, err says why. */
-static int apply_file_locked(const char *path, char *err, size_t err_len)
+/*
+ * Parse and apply one file, under the lock: refused if it would lock admins
+ * out, unless force or the file's own allow_lockout = yes. On failure, err
+ * says why.
+ */
+static int apply_file_locked(const char *path, bool force, char *err, size_t err_len)
 {
+	char why[POLICY_LOCKOUT_MSG];
 	struct policy p;
 	int ret;
 
 	if (policy_parse_file(path, &p, err, err_len))
 		return -1;
+	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
+	if (ret < 0) {
+		snprintf(err, err_len, "%s", why);
+		policy_free(&p);
+		return -1;
+	}
+	if (ret > 0)
+		log_error("warning: %s", why);
 	ret = apply_policy(&p, err, err_len);
 	if (!ret) {
 		save_last_good(&p);
@@ -171,14 +184,14 @@ static int apply_file_locked(const char *path, char *err, size_t err_len)
 	return ret ? -1 : 0;
 }
 
-int policy_apply_file(const char *path)
+int policy_apply_file(const char *path, bool force)
 {
-	char err[512];
+	char err[POLICY_LOCKOUT_MSG];
 	int lock = apply_lock(), ret;
 
 	if (lock < 0)
 		return -1;
-	ret = apply_file_locked(path, err, sizeof(err));
+	ret = apply_file_locked(path, force, err, sizeof(err));
 	if (ret) {
 		log_error("policy not applied, the live policy is unchanged: %s", err);
 		set_status("%s not applied: %s; the policy in force is unchanged", path, err);
@@ -192,13 +205,13 @@ int policy_apply_file(const char *path)
 
 int policy_apply_at_start(const char *path)
 {
-	char err[512], why[512];
+	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG];
 	struct policy safe;
 	int lock = apply_lock(), ret = 0;
 
 	if (lock < 0)
 		return -1;
-	if (!apply_file_locked(path, err, sizeof(err))) {
+	if (!apply_file_locked(path, false, err, sizeof(err))) {
 		fprintf(stderr, "argguard: applied %s\n", path);
 		set_status("applied %s", path);
 		goto out;
@@ -207,7 +220,7 @@ int policy_apply_at_start(const char *path)
 	snprintf(why, sizeof(why), "%s", err);
 	ret = 1;
 	if (!access(ARGGUARD_LAST_GOOD, F_OK) &&
-	    !apply_file_locked(ARGGUARD_LAST_GOOD, err, sizeof(err))) {
+	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, err, sizeof(err))) {
 		log_error("in force instead: the last policy that applied, %s", ARGGUARD_LAST_GOOD);
 		set_status("%s not applied: %s; in force: the last policy that applied (%s)", path,
 			   why, ARGGUARD_LAST_GOOD);

@@ -8,6 +8,8 @@
 #ifndef ARGGUARD_APPLY_H
 #define ARGGUARD_APPLY_H
 
+#include <stdbool.h>
+
 #include "policy_maps.h"
 
 #define ARGGUARD_STATE_DIR "/var/lib/argguard"
@@ -25,10 +27,11 @@ void apply_unlock(int fd);
 
 /*
  * Parse the policy file at path and apply it, reporting on stderr. A file
- * with an error, or a failed apply, leaves the live policy as it was.
- * Returns 0 or -1.
+ * with an error, a policy that would lock admins out (unless force, or the
+ * file's own allow_lockout = yes), or a failed apply leaves the live policy
+ * as it was. The daemon never forces. Returns 0 or -1.
  */
-int policy_apply_file(const char *path);
+int policy_apply_file(const char *path, bool force);
 
 /*
  * At a fresh start, with nothing in force yet: apply path, else the last

@@ -27,8 +27,8 @@ static const char usage_text[] =
 	"SYNOPSIS\n"
 	"    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
 	"                 [--on-stop keep|unload] [-v]\n"
-	"    argguard policy check FILE\n"
-	"    argguard policy apply FILE\n"
+	"    argguard policy check [--force] FILE\n"
+	"    argguard policy apply [--force] FILE\n"
 	"    argguard policy show\n"
 	"    argguard status\n"
 	"    argguard unload\n"
@@ -55,7 +55,8 @@ static const char usage_text[] =
 	"                  meanwhile are logged from the ring buffer. Enforcement\n"
 	"                  stays in place while no daemon runs, unless --on-stop\n"
 	"                  unload says otherwise.\n"
-	"    policy check  Validate FILE; change nothing.\n"
+	"    policy check  Validate FILE; change nothing. Like apply, it refuses a\n"
+	"                  policy that would lock admins out (see --force).\n"
 	"    policy apply  Replace the live policy with FILE, atomically: a file\n"
 	"                  with an error changes nothing, and no exec sees half of\n"
 	"                  the new policy.\n"
@@ -77,23 +78,39 @@ static const char usage_text[] =
 	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
 	"                        keep it in the pinned links (default), or unload\n"
 	"                        it as argguard unload would. A crash always keeps it.\n"
+	"    -f, --force         With policy check or apply: accept a policy that\n"
+	"                        would lock admins out. That is one that, in enforce\n"
+	"                        mode, denies with a byte limit under 32K or an argc\n"
+	"                        or envc limit under 64 in [global] or [setuid] (sudo\n"
+	"                        meets them), [uid 0], or a [cgroup] on /, /init.scope,\n"
+	"                        /system.slice, /user.slice and below, or an ssh or\n"
+	"                        getty unit: 'argguard policy apply FILE' alone has 4\n"
+	"                        arguments. Without --force such a policy is refused\n"
+	"                        and nothing changes. The daemon never forces: it\n"
+	"                        applies such a file, at boot and on reload, only if\n"
+	"                        its [global] says allow_lockout = yes.\n"
 	"    -v, --verbose       Show libbpf's own messages.\n"
 	"    -h, --help          Show this help.\n"
 	"    -V, --version       Show the version.\n"
 	"\n"
 	"POLICY FILE\n"
-	"    [global]            mode = off|audit|enforce, empty_argv = allow|audit|deny,\n"
-	"                        and rule keys\n"
+	"    [global]            mode = off|audit|enforce (required), empty_argv =\n"
+	"                        allow|audit|deny, argv_head_bytes (0-1024),\n"
+	"                        event_rate (0-1000000/s), event_burst (0-1000000),\n"
+	"                        allow_lockout = yes|no, and rule keys\n"
 	"    [uid N], [user NAME], [cgroup /PATH], [setuid]\n"
 	"                        rule keys: max_argv_bytes, max_envp_bytes,\n"
 	"                        max_total_bytes (4096, 256K, 4M, 1G), max_argc,\n"
 	"                        max_envc (0 = no limit), action = allow|audit|deny,\n"
 	"                        errno = E2BIG|EPERM|EACCES|ENOMEM\n"
+	"    Each section and key at most once, lines of at most 197 bytes; every\n"
+	"    error names FILE:LINE. README.md has each key's range and default.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    argguard policy check /etc/argguard/argguard.conf\n"
 	"    argguard policy apply /etc/argguard/argguard.conf\n"
 	"    systemctl reload argguard      # the same, through the daemon\n"
+	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n"
 	"\n"
@@ -114,8 +131,8 @@ static const char usage_text[] =
 	"    " ARGGUARD_PIN_DIR "/\n"
 	"\n"
 	"EXIT STATUS\n"
-	"    0 on success, 1 on a failure, 2 on a usage error; argguard run\n"
-	"    exits 78 when it cannot prove enforcement (no bpf LSM).\n";
+	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
+	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n";
 
 static bool verbose;
 
@@ -157,11 +174,35 @@ static int status(void)
 	return 0;
 }
 
+/* check|apply [--force] FILE: the file, or NULL on a usage error. */
+static const char *policy_file_arg(int argc, char **argv, bool *force)
+{
+	static const struct option longopts[] = {
+		{ "force", no_argument, NULL, 'f' },
+		{},
+	};
+	int c;
+
+	*force = false;
+	optind = 1;
+	opterr = 0; /* getopt would name "check" or "apply" as the program */
+	while ((c = getopt_long(argc, argv, "f", longopts, NULL)) != -1) {
+		if (c != 'f')
+			return NULL;
+		*force = true;
+	}
+	if (optind != argc - 1)
+		return NULL;
+	return argv[optind];
+}
+
 static int policy_command(int argc, char **argv)
 {
 	struct policy_maps maps;
 	struct policy p;
-	char err[512];
+	const char *path;
+	char err[512], why[POLICY_LOCKOUT_MSG];
+	bool force;
 	int ret, lock;
 
 	if (argc == 2 && !strcmp(argv[1], "show")) {
@@ -186,19 +227,28 @@ static int policy_command(int argc, char **argv)
 		policy_free(&p);
 		return 0;
 	}
-	if (argc != 3 || (strcmp(argv[1], "check") && strcmp(argv[1], "apply"))) {
-		log_error("usage: argguard policy check FILE | apply FILE | show");
-		return 2;
-	}
+	if (argc < 2 || (strcmp(argv[1], "check") && strcmp(argv[1], "apply")))
+		goto usage;
+	path = policy_file_arg(argc - 1, argv + 1, &force);
+	if (!path)
+		goto usage;
 	if (!strcmp(argv[1], "apply"))
-		return policy_apply_file(argv[2]) ? 1 : 0;
-	if (policy_parse_file(argv[2], &p, err, sizeof(err))) {
+		return policy_apply_file(path, force) ? 1 : 0;
+	if (policy_parse_file(path, &p, err, sizeof(err))) {
 		log_error("%s", err);
 		return 1;
 	}
-	printf("%s: valid\n", argv[2]);
+	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
 	policy_free(&p);
+	if (ret)
+		log_error("%s%s", ret > 0 ? "warning: " : "", why);
+	if (ret < 0)
+		return 1;
+	printf("%s: valid\n", path);
 	return 0;
+usage:
+	log_error("usage: argguard policy check [--force] FILE | apply [--force] FILE | show");
+	return 2;
 }
 
 static int parse_run_opts(int argc, char **argv, struct run_opts *opts)

@@ -691,7 +691,7 @@ int run_daemon(const struct run_opts *opts)
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
-			policy_apply_file(opts->policy_path);
+			policy_apply_file(opts->policy_path, false); /* never forced */
 			say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
 		}
 		if (reopen) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "policy.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <pwd.h>
@@ -130,67 +131,202 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 	return &p->cgroups[p->n_cgroups++].rule;
 }
 
-/* The state of one parse. inih reports no line numbers, so the reader counts them. */
+/* The keys a policy file knows; those before FIRST_RULE_KEY are [global]'s alone. */
+enum key {
+	KEY_MODE,
+	KEY_EMPTY_ARGV,
+	KEY_HEAD_BYTES,
+	KEY_EVENT_RATE,
+	KEY_EVENT_BURST,
+	KEY_ALLOW_LOCKOUT,
+	KEY_MAX_ARGV_BYTES,
+	KEY_MAX_ENVP_BYTES,
+	KEY_MAX_TOTAL_BYTES,
+	KEY_MAX_ARGC,
+	KEY_MAX_ENVC,
+	KEY_ACTION,
+	KEY_ERRNO,
+	NR_KEYS,
+};
+
+#define FIRST_RULE_KEY KEY_MAX_ARGV_BYTES
+
+static const char *const key_names[NR_KEYS] = {
+	[KEY_MODE] = "mode",
+	[KEY_EMPTY_ARGV] = "empty_argv",
+	[KEY_HEAD_BYTES] = "argv_head_bytes",
+	[KEY_EVENT_RATE] = "event_rate",
+	[KEY_EVENT_BURST] = "event_burst",
+	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
+	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
+	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
+	[KEY_MAX_TOTAL_BYTES] = "max_total_bytes",
+	[KEY_MAX_ARGC] = "max_argc",
+	[KEY_MAX_ENVC] = "max_envc",
+	[KEY_ACTION] = "action",
+	[KEY_ERRNO] = "errno",
+};
+
+/*
+ * The state of one parse. The reader hands inih one line at a time and
+ * counts them, as inih reports no line numbers to the handler.
+ */
 struct parser {
 	FILE *in;
 	const char *name;
 	struct policy *p;
 	unsigned int line;
-	bool at_line_start;
 	char section[256]; /* the section the current rule belongs to */
 	struct argguard_rule *rule; /* NULL in a section that is not a rule */
 	unsigned int empty_section_line; /* a section header with no key yet */
 	char pending[256]; /* that header's name */
+	bool key_in_section; /* inih reads an indented line after a key as more of its value */
+	unsigned int key_line[NR_KEYS]; /* where the current section set each key */
+	bool have_mode;
 	char *err;
 	size_t err_len;
 	bool failed;
 };
 
-static void fail(struct parser *ps, const char *fmt, ...)
+_Static_assert(POLICY_LINE_MAX + 3 <= INI_MAX_LINE, "a policy line must fit inih's buffer");
+
+static void vfail_at(struct parser *ps, unsigned int line, const char *fmt, va_list ap)
 {
 	int n;
-	va_list ap;
 
 	if (ps->failed)
 		return;
 	ps->failed = true;
-	n = snprintf(ps->err, ps->err_len, "%s:%u: ", ps->name, ps->line);
-	va_start(ap, fmt);
+	n = snprintf(ps->err, ps->err_len, "%s:%u: ", ps->name, line);
 	if (n >= 0 && (size_t)n < ps->err_len)
 		vsnprintf(ps->err + n, ps->err_len - n, fmt, ap);
+}
+
+/* Fail with "FILE:LINE: " and the message, LINE being the line just read. */
+static __attribute__((format(printf, 2, 3))) void fail(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at(ps, ps->line, fmt, ap);
 	va_end(ap);
 }
 
+/* Fail, naming another line: a section's header, say. */
+static __attribute__((format(printf, 3, 4))) void fail_at(struct parser *ps, unsigned int line,
+							  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at(ps, line, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Read one whole line into buf, which holds size bytes. A line that would
+ * not fit is an error here: inih would split it, and read its tail as a
+ * line of its own.
+ */
+static bool get_line(struct parser *ps, char *buf, int size)
+{
+	size_t limit = POLICY_LINE_MAX, len = 0;
+	bool nul = false;
+	int c, last = 0;
+
+	if (size < 3)
+		return false;
+	if ((size_t)size - 3 < limit)
+		limit = (size_t)size - 3; /* an inih built with a smaller buffer */
+	c = getc(ps->in);
+	if (c == EOF)
+		return false;
+	ps->line++;
+	for (; c != EOF && c != '\n'; c = getc(ps->in)) {
+		if (len < limit)
+			buf[len] = (char)c;
+		nul |= c == '\0';
+		last = c;
+		len++;
+	}
+	if (last == '\r')
+		len--; /* "\r\n" ends a line too */
+	if (len > limit) {
+		fail(ps, "line longer than %zu bytes", limit);
+		return false;
+	}
+	if (nul) {
+		fail(ps, "a NUL byte: a policy file is text");
+		return false;
+	}
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+	if (ps->line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3))
+		memmove(buf, buf + 3, len - 1); /* a UTF-8 byte order mark */
+	return true;
+}
+
+/* Past leading white space, as inih skips it. */
+static const char *skip_space(const char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* A section header: nothing but a comment may follow its ']'. */
+static void start_section(struct parser *ps, const char *s)
+{
+	const char *end = strchr(s, ']');
+
+	if (ps->empty_section_line)
+		fail_at(ps, ps->empty_section_line,
+			"section [%s] has no keys: give it at least 'action = ...'", ps->pending);
+	if (!end) {
+		fail(ps, "expected '[section]', 'key = value' or a comment");
+		return;
+	}
+	end = skip_space(end + 1);
+	if (*end && *end != ';' && *end != '#')
+		fail(ps, "text after the section header: '%.*s'", (int)strcspn(end, "\r\n"), end);
+	ps->empty_section_line = ps->line;
+	ps->key_in_section = false;
+	snprintf(ps->pending, sizeof(ps->pending), "%.*s", (int)strcspn(s + 1, "]"), s + 1);
+}
+
+/*
+ * The reader inih calls for each line. It reports here what inih would let
+ * through or misread: a long line, a NUL, an indented line that inih would
+ * add to the value above, text after a section header.
+ */
 static char *read_line(char *buf, int size, void *stream)
 {
 	struct parser *ps = stream;
 	const char *s;
 
-	if (!fgets(buf, size, ps->in))
+	if (ps->failed || !get_line(ps, buf, size))
 		return NULL;
-	if (ps->at_line_start)
-		ps->line++;
-	ps->at_line_start = strchr(buf, '\n') != NULL;
-	s = buf + strspn(buf, " \t");
-	if (*s == '[') {
-		if (ps->empty_section_line) {
-			unsigned int line = ps->line;
-
-			ps->line = ps->empty_section_line;
-			fail(ps, "section [%s] has no keys: give it at least 'action = ...'",
-			     ps->pending);
-			ps->line = line;
-		}
-		ps->empty_section_line = ps->line;
-		snprintf(ps->pending, sizeof(ps->pending), "%.*s", (int)strcspn(s + 1, "]\n"),
-			 s + 1);
-	}
-	return buf;
+	s = skip_space(buf);
+	if (!*s || *s == ';' || *s == '#')
+		return buf;
+	if (s > buf && ps->key_in_section)
+		fail(ps, "an indented line would continue the value above: unindent it");
+	else if (*s == '[')
+		start_section(ps, s);
+	else if (!strpbrk(s, "=:"))
+		fail(ps, "expected '[section]', 'key = value' or a comment");
+	return ps->failed ? NULL : buf;
 }
 
 static bool parse_number(const char *value, uint64_t max, uint64_t *out)
 {
 	return !parse_bytes(value, out) && *out <= max;
+}
+
+/* A count: decimal digits, no K, M or G. */
+static bool parse_count(const char *value, uint64_t max, uint64_t *out)
+{
+	return !strpbrk(value, "kKmMgG") && parse_number(value, max, out);
 }
 
 static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
@@ -200,7 +336,8 @@ static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
 
 	for (size_t i = 0; i < p->n_uids; i++) {
 		if (p->uids[i].uid == uid) {
-			fail(ps, "a second rule for uid %u", uid);
+			fail(ps, "a second rule for uid %u (the first is at line %u)", uid,
+			     p->uids[i].line);
 			return NULL;
 		}
 	}
@@ -211,25 +348,46 @@ static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
 	added = policy_add_uid(p, uid, &rule);
 	if (!added)
 		fail(ps, "out of memory");
+	else
+		p->uids[p->n_uids - 1].line = ps->line;
 	return added;
 }
 
-bool cgroup_path_valid(const char *path)
+/*
+ * path in one spelling: no empty or '.' parts, '..' taken back, no trailing
+ * '/'. Nothing is looked up: the cgroup need not exist. Returns 0, or -1 if
+ * the path leads above the root or is too long for the maps.
+ */
+int cgroup_path_canonical(const char *path, char *out, size_t out_len)
 {
-	const char *c = path;
-	size_t len;
+	size_t len = 0, n;
 
-	if (path[0] != '/' || strlen(path) > ARGGUARD_CGROUP_PATH_LEN - 2)
-		return false;
-	if (!strcmp(path, "/"))
-		return true;
-	while (*c == '/') {
-		len = strcspn(c + 1, "/");
-		if (!len || (len == 1 && c[1] == '.') || (len == 2 && !strncmp(c + 1, "..", 2)))
-			return false;
-		c += 1 + len;
+	if (path[0] != '/' || out_len < 2)
+		return -1;
+	out[0] = '\0';
+	for (const char *c = path; *c; c += n) {
+		c += strspn(c, "/");
+		n = strcspn(c, "/");
+		if (!n || (n == 1 && c[0] == '.'))
+			continue;
+		if (n == 2 && !strncmp(c, "..", 2)) {
+			if (!len)
+				return -1;
+			while (out[--len] != '/')
+				;
+			out[len] = '\0';
+			continue;
+		}
+		if (len + 1 + n >= out_len)
+			return -1;
+		out[len++] = '/';
+		memcpy(out + len, c, n);
+		len += n;
+		out[len] = '\0';
 	}
-	return true;
+	if (!len)
+		strcpy(out, "/");
+	return 0;
 }
 
 /*
@@ -239,18 +397,23 @@ bool cgroup_path_valid(const char *path)
 static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path)
 {
 	struct argguard_rule rule = default_rule(), *added;
+	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1];
 	struct policy *p = ps->p;
 
-	if (!cgroup_path_valid(path)) {
-		fail(ps,
-		     "cgroup path '%s': expected '/' or '/a/b' below the cgroup v2 root, with no "
-		     "empty, '.' or '..' part and at most %d bytes",
-		     path, ARGGUARD_CGROUP_PATH_LEN - 2);
+	if (path[0] != '/') {
+		fail(ps, "cgroup path '%s' must start with '/' (relative to the cgroup v2 root)",
+		     path);
+		return NULL;
+	}
+	if (cgroup_path_canonical(path, canonical, sizeof(canonical))) {
+		fail(ps, "cgroup path '%s' leads above the cgroup root or is longer than %zu bytes",
+		     path, sizeof(canonical) - 1);
 		return NULL;
 	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
-		if (!strcmp(p->cgroups[i].path, path)) {
-			fail(ps, "a second rule for cgroup %s", path);
+		if (!strcmp(p->cgroups[i].path, canonical)) {
+			fail(ps, "a second rule for cgroup %s (the first is at line %u)", canonical,
+			     p->cgroups[i].line);
 			return NULL;
 		}
 	}
@@ -258,10 +421,24 @@ static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path
 		fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
 		return NULL;
 	}
-	added = policy_add_cgroup(p, path, &rule);
+	added = policy_add_cgroup(p, canonical, &rule);
 	if (!added)
 		fail(ps, "out of memory");
+	else
+		p->cgroups[p->n_cgroups - 1].line = ps->line;
 	return added;
+}
+
+/* [global] or [setuid]: one rule, one section. */
+static struct argguard_rule *enter_single(struct parser *ps, const char *section,
+					  unsigned int *line, struct argguard_rule *rule)
+{
+	if (*line) {
+		fail(ps, "a second [%s] section (the first is at line %u)", section, *line);
+		return NULL;
+	}
+	*line = ps->line;
+	return rule;
 }
 
 /* Start a section: find or create the rule its keys go into. */
@@ -273,21 +450,23 @@ static bool enter_section(struct parser *ps, const char *section)
 	struct passwd *pw;
 
 	snprintf(ps->section, sizeof(ps->section), "%s", section);
+	memset(ps->key_line, 0, sizeof(ps->key_line));
 	if (!strcmp(section, "global")) {
-		ps->rule = &ps->p->global;
-		return true;
+		ps->rule = enter_single(ps, section, &ps->p->global_line, &ps->p->global);
+		return ps->rule != NULL;
 	}
 	if (!strcmp(section, "setuid")) {
-		ps->rule = &ps->p->setuid;
-		return true;
+		ps->rule = enter_single(ps, section, &ps->p->setuid_line, &ps->p->setuid);
+		return ps->rule != NULL;
 	}
 	if (!arg || (size_t)(arg - section) >= sizeof(kind))
 		goto bad;
 	snprintf(kind, sizeof(kind), "%.*s", (int)(arg - section), section);
 	arg += strspn(arg, " ");
 	if (!strcmp(kind, "uid")) {
-		if (!parse_number(arg, UINT32_MAX - 1, &uid) || strpbrk(arg, "kKmMgG")) {
-			fail(ps, "[uid %s]: expected a numeric uid", arg);
+		if (!parse_count(arg, UINT32_MAX - 1, &uid)) {
+			fail(ps, "[uid %s]: expected a numeric uid from 0 to %u", arg,
+			     UINT32_MAX - 1);
 			return false;
 		}
 		ps->rule = add_uid_rule(ps, (uint32_t)uid);
@@ -295,6 +474,10 @@ static bool enter_section(struct parser *ps, const char *section)
 		pw = getpwnam(arg);
 		if (!pw) {
 			fail(ps, "[user %s]: no such user", arg);
+			return false;
+		}
+		if (pw->pw_uid == (uid_t)-1) {
+			fail(ps, "[user %s]: uid %u is no one's", arg, (unsigned int)pw->pw_uid);
 			return false;
 		}
 		ps->rule = add_uid_rule(ps, pw->pw_uid);
@@ -312,63 +495,81 @@ bad:
 	return false;
 }
 
-static bool set_global_key(struct parser *ps, const char *name, const char *value)
+static void set_choice(struct parser *ps, const char *name, const char *value,
+		       const char *const *names, const char *expected, uint32_t *out)
 {
-	int v;
+	int v = lookup(names, 3, value);
 
-	if (!strcmp(name, "mode")) {
-		v = lookup(mode_names, 3, value);
-		if (v < 0)
-			fail(ps, "mode = %s: expected off, audit or enforce", value);
-		else
-			ps->p->mode = v;
-		return true;
-	}
-	if (!strcmp(name, "argv_head_bytes")) {
-		uint64_t n;
-
-		if (!parse_number(value, ARGGUARD_HEAD_MAX, &n))
-			fail(ps, "argv_head_bytes = %s: expected a byte count up to %d", value,
-			     ARGGUARD_HEAD_MAX);
-		else
-			ps->p->head_bytes = (uint32_t)n;
-		return true;
-	}
-	if (!strcmp(name, "event_rate") || !strcmp(name, "event_burst")) {
-		uint64_t n;
-
-		if (!parse_number(value, UINT32_MAX, &n) || strpbrk(value, "kKmMgG"))
-			fail(ps, "%s = %s: expected a count up to %u", name, value, UINT32_MAX);
-		else if (name[6] == 'r')
-			ps->p->event_rate = (uint32_t)n;
-		else
-			ps->p->event_burst = (uint32_t)n;
-		return true;
-	}
-	if (!strcmp(name, "empty_argv")) {
-		v = lookup(action_names, 3, value);
-		if (v < 0)
-			fail(ps, "empty_argv = %s: expected allow, audit or deny", value);
-		else
-			ps->p->empty_argv_action = v;
-		return true;
-	}
-	return false;
+	if (v < 0)
+		fail(ps, "%s = %s: expected %s", name, value, expected);
+	else
+		*out = (uint32_t)v;
 }
 
-static void set_rule_key(struct parser *ps, const char *name, const char *value)
+static void set_count(struct parser *ps, const char *name, const char *value, uint64_t max,
+		      const char *meaning, uint32_t *out)
+{
+	uint64_t n;
+
+	if (!parse_count(value, max, &n))
+		fail(ps, "%s = %s: expected a count from 0 to %llu%s", name, value,
+		     (unsigned long long)max, meaning);
+	else
+		*out = (uint32_t)n;
+}
+
+static void set_global_key(struct parser *ps, enum key key, const char *value)
+{
+	struct policy *p = ps->p;
+	const char *name = key_names[key];
+	uint64_t n;
+
+	switch (key) {
+	case KEY_MODE:
+		set_choice(ps, name, value, mode_names, "off, audit or enforce", &p->mode);
+		ps->have_mode = true;
+		break;
+	case KEY_EMPTY_ARGV:
+		set_choice(ps, name, value, action_names, "allow, audit or deny",
+			   &p->empty_argv_action);
+		break;
+	case KEY_HEAD_BYTES:
+		if (!parse_number(value, ARGGUARD_HEAD_MAX, &n))
+			fail(ps, "%s = %s: expected a byte count from 0 to %d (0: %d)", name, value,
+			     ARGGUARD_HEAD_MAX, ARGGUARD_HEAD_DEFAULT);
+		else
+			p->head_bytes = (uint32_t)n;
+		break;
+	case KEY_EVENT_RATE:
+		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			  &p->event_rate);
+		break;
+	case KEY_EVENT_BURST:
+		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
+			  &p->event_burst);
+		break;
+	case KEY_ALLOW_LOCKOUT:
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			fail(ps, "%s = %s: expected yes or no", name, value);
+		else
+			p->allow_lockout = !strcmp(value, "yes");
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_rule_key(struct parser *ps, enum key key, const char *value)
 {
 	struct argguard_rule *r = ps->rule;
+	const char *name = key_names[key];
 	uint64_t n;
-	int v;
 
-	if (!strcmp(name, "action")) {
-		v = lookup(action_names, 3, value);
-		if (v < 0)
-			fail(ps, "action = %s: expected allow, audit or deny", value);
-		else
-			r->action = v;
-	} else if (!strcmp(name, "errno")) {
+	switch (key) {
+	case KEY_ACTION:
+		set_choice(ps, name, value, action_names, "allow, audit or deny", &r->action);
+		break;
+	case KEY_ERRNO:
 		for (size_t i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++) {
 			if (!strcmp(errnos[i].name, value)) {
 				r->deny_errno = errnos[i].value;
@@ -376,42 +577,45 @@ static void set_rule_key(struct parser *ps, const char *name, const char *value)
 			}
 		}
 		fail(ps, "errno = %s: expected E2BIG, EPERM, EACCES or ENOMEM", value);
-	} else if (!strcmp(name, "max_argv_bytes") || !strcmp(name, "max_envp_bytes") ||
-		   !strcmp(name, "max_total_bytes")) {
+		break;
+	case KEY_MAX_ARGV_BYTES:
+	case KEY_MAX_ENVP_BYTES:
+	case KEY_MAX_TOTAL_BYTES:
 		if (!parse_number(value, UINT64_MAX, &n)) {
-			fail(ps, "%s = %s: expected a byte count such as 4096, 256K or 4M", name,
-			     value);
+			fail(ps,
+			     "%s = %s: expected a byte count such as 4096, 256K or 4M, from 0 (no "
+			     "limit) to %llu",
+			     name, value, (unsigned long long)UINT64_MAX);
 			return;
 		}
-		if (name[4] == 'a')
+		if (key == KEY_MAX_ARGV_BYTES)
 			r->max_argv_bytes = n;
-		else if (name[4] == 'e')
+		else if (key == KEY_MAX_ENVP_BYTES)
 			r->max_envp_bytes = n;
 		else
 			r->max_total_bytes = n;
-	} else if (!strcmp(name, "max_argc") || !strcmp(name, "max_envc")) {
+		break;
+	case KEY_MAX_ARGC:
+	case KEY_MAX_ENVC:
 		if (!parse_number(value, UINT32_MAX, &n)) {
-			fail(ps, "%s = %s: expected a count up to %u", name, value, UINT32_MAX);
+			fail(ps, "%s = %s: expected a count from 0 (no limit) to %u", name, value,
+			     UINT32_MAX);
 			return;
 		}
-		if (name[4] == 'a')
+		if (key == KEY_MAX_ARGC)
 			r->max_argc = (uint32_t)n;
 		else
 			r->max_envc = (uint32_t)n;
-	} else {
-		fail(ps,
-		     "unknown key '%s' in [%s]: expected max_argv_bytes, max_envp_bytes, "
-		     "max_total_bytes, max_argc, max_envc, action or errno%s",
-		     name, ps->section,
-		     strcmp(ps->section, "global")
-			     ? ""
-			     : " (or mode, empty_argv, argv_head_bytes, event_rate, event_burst)");
+		break;
+	default:
+		break;
 	}
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
 {
 	struct parser *ps = user;
+	int key;
 
 	if (ps->failed)
 		return 1;
@@ -431,9 +635,28 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		fail(ps, "'%s' outside any section: start with [global]", name);
 		return 1;
 	}
-	if (ps->rule == &ps->p->global && set_global_key(ps, name, value))
+	ps->key_in_section = true;
+	key = lookup(key_names, NR_KEYS, name);
+	if (key < 0 || (key < FIRST_RULE_KEY && ps->rule != &ps->p->global)) {
+		fail(ps,
+		     "unknown key '%s' in [%s]: expected max_argv_bytes, max_envp_bytes, "
+		     "max_total_bytes, max_argc, max_envc, action or errno%s",
+		     name, ps->section,
+		     ps->rule != &ps->p->global ? ""
+						: " (or mode, empty_argv, argv_head_bytes, "
+						  "event_rate, event_burst, allow_lockout)");
 		return 1;
-	set_rule_key(ps, name, value);
+	}
+	if (ps->key_line[key]) {
+		fail(ps, "a second '%s' in [%s] (the first is at line %u)", name, ps->section,
+		     ps->key_line[key]);
+		return 1;
+	}
+	ps->key_line[key] = ps->line;
+	if (key < FIRST_RULE_KEY)
+		set_global_key(ps, key, value);
+	else
+		set_rule_key(ps, key, value);
 	return 1;
 }
 
@@ -443,7 +666,6 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 		.in = in,
 		.name = name,
 		.p = p,
-		.at_line_start = true,
 		.err = err,
 		.err_len = err_len,
 	};
@@ -455,12 +677,21 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 		ps.line = (unsigned int)line;
 		fail(&ps, "expected '[section]', 'key = value' or a comment");
 	}
-	if (!ps.failed && ps.empty_section_line) {
-		ps.line = ps.empty_section_line;
-		fail(&ps, "section [%s] has no keys: give it at least 'action = ...'", ps.pending);
-	}
+	if (!ps.failed && ps.empty_section_line)
+		fail_at(&ps, ps.empty_section_line,
+			"section [%s] has no keys: give it at least 'action = ...'", ps.pending);
 	if (!ps.failed && line < 0)
 		fail(&ps, "cannot read the file");
+	if (!ps.failed && ferror(in))
+		fail(&ps, "cannot read the file");
+	if (!ps.failed && !p->global_line)
+		fail_at(&ps, 1,
+			"no [global] section: start the file with [global] and 'mode = enforce', "
+			"'audit' or 'off'");
+	if (!ps.failed && !ps.have_mode)
+		fail_at(&ps, p->global_line,
+			"[global] has no 'mode': add 'mode = enforce', 'audit' or 'off' (a file "
+			"without one is refused, not read as off)");
 	if (ps.failed) {
 		policy_free(p);
 		return -1;
@@ -481,6 +712,112 @@ int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_
 	ret = policy_parse(in, path, p, err, err_len);
 	fclose(in);
 	return ret;
+}
+
+/* A limit of r that would deny common admin commands: its name and value, or NULL. */
+static const char *locking_limit(const struct argguard_rule *r, uint64_t *value, uint64_t *least)
+{
+	const struct {
+		const char *name;
+		uint64_t value, least;
+	} limits[] = {
+		{ "max_argv_bytes", r->max_argv_bytes, LOCKOUT_MIN_BYTES },
+		{ "max_envp_bytes", r->max_envp_bytes, LOCKOUT_MIN_BYTES },
+		{ "max_total_bytes", r->max_total_bytes, LOCKOUT_MIN_BYTES },
+		{ "max_argc", r->max_argc, LOCKOUT_MIN_COUNT },
+		{ "max_envc", r->max_envc, LOCKOUT_MIN_COUNT },
+	};
+
+	/* An action out of range reads as deny. */
+	if (r->action == ARGGUARD_ACTION_ALLOW || r->action == ARGGUARD_ACTION_AUDIT)
+		return NULL;
+	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+		if (limits[i].value && limits[i].value < limits[i].least) {
+			*value = limits[i].value;
+			*least = limits[i].least;
+			return limits[i].name;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Does a cgroup rule at path hold for root's shell, sudo, or what starts
+ * them: the root, systemd's own scope, the system and user slices, a login
+ * session, or an ssh or getty unit?
+ */
+static bool admin_cgroup(const char *path)
+{
+	const char *unit;
+
+	if (!strcmp(path, "/") || !strcmp(path, "/init.scope") || !strcmp(path, "/system.slice") ||
+	    !strcmp(path, "/user.slice") || !strncmp(path, "/user.slice/", strlen("/user.slice/")))
+		return true;
+	if (strncmp(path, "/system.slice/", strlen("/system.slice/")))
+		return false;
+	unit = path + strlen("/system.slice/");
+	return strstr(unit, "ssh") || strstr(unit, "getty");
+}
+
+static bool say_lockout(const char *name, unsigned int line, const char *section,
+			const struct argguard_rule *r, char *why, size_t why_len)
+{
+	uint64_t value, least;
+	const char *limit = locking_limit(r, &value, &least);
+
+	if (!limit)
+		return false;
+	snprintf(why, why_len,
+		 "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
+		 "for root's shell and sudo it must be 0 (no limit) or at least %llu%s",
+		 name, line, section, limit, (unsigned long long)value,
+		 (unsigned long long)(least == LOCKOUT_MIN_BYTES ? least >> 10 : least),
+		 least == LOCKOUT_MIN_BYTES ? "K" : "");
+	return true;
+}
+
+bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len)
+{
+	char section[4096 + 8];
+
+	if (p->mode == ARGGUARD_MODE_OFF || p->mode == ARGGUARD_MODE_AUDIT)
+		return false; /* nothing is denied; a mode out of range reads as enforce */
+	if (say_lockout(name, p->global_line, "global", &p->global, why, why_len) ||
+	    say_lockout(name, p->setuid_line, "setuid", &p->setuid, why, why_len))
+		return true;
+	for (size_t i = 0; i < p->n_uids; i++)
+		if (p->uids[i].uid == 0 &&
+		    say_lockout(name, p->uids[i].line, "uid 0", &p->uids[i].rule, why, why_len))
+			return true;
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (!admin_cgroup(p->cgroups[i].path))
+			continue;
+		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
+		if (say_lockout(name, p->cgroups[i].line, section, &p->cgroups[i].rule, why,
+				why_len))
+			return true;
+	}
+	return false;
+}
+
+int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
+			size_t msg_len)
+{
+	char why[POLICY_LOCKOUT_MSG - 512];
+
+	if (!policy_locks_out(p, name, why, sizeof(why)))
+		return 0;
+	if (force || p->allow_lockout) {
+		snprintf(msg, msg_len, "%s; accepted, as %s says", why,
+			 force ? "--force" : "allow_lockout = yes");
+		return 1;
+	}
+	snprintf(msg, msg_len,
+		 "%s; refused: fix the rule, try it in mode = audit first, or pass --force to "
+		 "check or apply it anyway (the daemon never forces: it applies such a file, at "
+		 "boot and on reload, only if its [global] says allow_lockout = yes)",
+		 why);
+	return -EPERM;
 }
 
 static void print_rule(FILE *out, const struct argguard_rule *r)
@@ -507,6 +844,11 @@ static bool rule_is_empty(const struct argguard_rule *r)
 	       !r->max_envc;
 }
 
+static uint32_t at_most(uint32_t value, uint32_t max)
+{
+	return value < max ? value : max;
+}
+
 void policy_print(FILE *out, const struct policy *p)
 {
 	uint32_t mode = p->mode <= ARGGUARD_MODE_ENFORCE ? p->mode : ARGGUARD_MODE_ENFORCE;
@@ -517,9 +859,17 @@ void policy_print(FILE *out, const struct policy *p)
 	if (p->head_bytes)
 		fprintf(out, "argv_head_bytes = %u\n",
 			p->head_bytes < ARGGUARD_HEAD_MAX ? p->head_bytes : ARGGUARD_HEAD_MAX);
+	/* bpftool may have written more than a file may say; show what a file can. */
+	if (p->event_rate > POLICY_EVENT_RATE_MAX || p->event_burst > POLICY_EVENT_BURST_MAX)
+		fprintf(out,
+			"# in the map: event_rate = %u, event_burst = %u; a file says at most %u\n",
+			p->event_rate, p->event_burst, POLICY_EVENT_RATE_MAX);
 	if (p->event_rate)
-		fprintf(out, "event_rate = %u\nevent_burst = %u\n", p->event_rate,
-			p->event_burst ? p->event_burst : 1);
+		fprintf(out, "event_rate = %u\nevent_burst = %u\n",
+			at_most(p->event_rate, POLICY_EVENT_RATE_MAX),
+			p->event_burst ? at_most(p->event_burst, POLICY_EVENT_BURST_MAX) : 1);
+	if (p->allow_lockout)
+		fprintf(out, "allow_lockout = yes\n");
 	print_rule(out, &p->global);
 	if (!rule_is_empty(&p->setuid)) {
 		fprintf(out, "\n[setuid]\n");

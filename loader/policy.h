@@ -17,14 +17,34 @@
 #define DEFAULT_POLICY_FILE "/etc/argguard/argguard.conf"
 #define DEFAULT_CGROUP_ROOT "/sys/fs/cgroup"
 
+/*
+ * The longest line a policy file may have, in bytes, its line ending not
+ * counted: what fits inih's line buffer (INI_MAX_LINE, 200, less "\r\n\0").
+ */
+#define POLICY_LINE_MAX 197
+
+/* The most records per second event_rate can ask for, and the largest event_burst. */
+#define POLICY_EVENT_RATE_MAX 1000000U
+#define POLICY_EVENT_BURST_MAX 1000000U
+
+/*
+ * A rule that root's shell or sudo would meet locks admins out when it
+ * denies, in enforce mode, with a byte limit under LOCKOUT_MIN_BYTES or an
+ * argc or envc limit under LOCKOUT_MIN_COUNT.
+ */
+#define LOCKOUT_MIN_BYTES (32 << 10)
+#define LOCKOUT_MIN_COUNT 64
+
 struct uid_rule {
 	uint32_t uid;
+	unsigned int line; /* of the section in the policy file; 0 if not from a file */
 	struct argguard_rule rule;
 };
 
 /* A rule for whichever cgroup has path, now or later. */
 struct cgroup_rule {
-	char *path; /* relative to the cgroup v2 root, in canonical form */
+	char *path; /* below the cgroup v2 root, as cgroup_path_canonical() spells it */
+	unsigned int line;
 	struct argguard_rule rule;
 };
 
@@ -34,6 +54,8 @@ struct policy {
 	uint32_t head_bytes; /* command-line bytes per record; 0: the default */
 	uint32_t event_rate; /* records per second; 0: no limit */
 	uint32_t event_burst;
+	bool allow_lockout; /* the file says the daemon may apply it even if it locks admins out */
+	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
 	struct argguard_rule global;
 	struct argguard_rule setuid;
 	struct uid_rule *uids;
@@ -42,21 +64,26 @@ struct policy {
 	size_t n_cgroups;
 };
 
-/* The policy that an empty file gives: mode off, no limits, deny actions. */
+/*
+ * An empty policy: mode off, no limits, deny actions. A policy file must set
+ * the mode itself: policy_parse() refuses a file without one.
+ */
 void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
 /*
  * Parse a policy file. User names are resolved with getpwnam(); cgroup paths
- * are kept as written, whether or not such a cgroup exists. On error, returns -1 with a message of the form
- * "FILE:LINE: what was expected" in err, and leaves p empty.
+ * are kept, in one spelling, whether or not such a cgroup exists. On error, returns -1 with a message of the form
+ * "FILE:LINE: what was expected" in err, and leaves p empty. Errors include
+ * a line longer than POLICY_LINE_MAX, a section or key given twice, a value
+ * out of its range and a file with no mode.
  */
 int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len);
 int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len);
 
 /*
- * Append a rule to p (the cgroup path is copied). Returns the stored rule,
- * or NULL when out of memory.
+ * Append a rule to p (the cgroup path is copied). Returns
+ * the stored rule, or NULL when out of memory.
  */
 struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
 				     const struct argguard_rule *rule);
@@ -64,10 +91,34 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 					const struct argguard_rule *rule);
 
 /*
- * Whether path is a cgroup rule's path in canonical form: "/" or "/a/b",
- * no empty, "." or ".." component, and short enough for the maps.
+ * A cgroup path in one spelling into out: no empty or '.' parts, '..' taken
+ * back, no trailing '/'. Nothing is looked up. Returns 0, or -1 if path does
+ * not start with '/', leads above the root, or does not fit out_len.
  */
-bool cgroup_path_valid(const char *path);
+int cgroup_path_canonical(const char *path, char *out, size_t out_len);
+
+/*
+ * Would p lock admins out: deny, in enforce mode, commands as common as
+ * "argguard policy apply FILE" from root's shell or through sudo? The rules
+ * that count are [global] (sudo runs as the admin's own uid), [setuid]
+ * (sudo, su), [uid 0], and [cgroup] rules on "/", "/init.scope",
+ * "/system.slice", "/user.slice" and below it (login sessions), and on ssh
+ * and getty units below "/system.slice". Returns false, or true with
+ * "FILE:LINE: [section] key = value ..." naming the first such rule in why.
+ */
+bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len);
+
+/* Room for a message from policy_lockout_gate(). */
+#define POLICY_LOCKOUT_MSG 5120
+
+/*
+ * The gate that policy check, policy apply and the daemon share. Returns 0
+ * if p does not lock admins out; 1 if it does but force (--force) or the
+ * file's own "allow_lockout = yes" lets it through; -EPERM if it is refused.
+ * In the last two cases, msg says which rule and what to do.
+ */
+int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
+			size_t msg_len);
 
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);

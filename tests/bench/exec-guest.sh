@@ -46,10 +46,12 @@ write_policies() {
 		done
 		printf '[setuid]\nmax_total_bytes = 256K\n'
 	} >"$T/rules.conf"
-	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\n' >"$T/deny.conf"
+	# A 4K global deny could lock admins out: the files say they mean it, so
+	# that policy apply and the daemon (at start and on reload) take them.
+	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nallow_lockout = yes\n' >"$T/deny.conf"
 	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\naction = audit\n' >"$T/audit.conf"
-	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 10\nevent_burst = 10\n' \
-		>"$T/ratelimited.conf"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 10\nevent_burst = 10\n%s\n' \
+		'allow_lockout = yes' >"$T/ratelimited.conf"
 	cp "$T/deny.conf" "$T/storm.conf"
 }
 

@@ -2,8 +2,12 @@
 /*
  * libFuzzer target: the policy file parser. Any input either fails with a
  * "input:LINE: ..." message, or parses to a policy that policy_print()
- * writes as a file that parses again and prints the same text.
+ * writes as a file that parses again and prints the same text. The lockout
+ * gate then judges both alike: printing a policy neither makes it a lockout
+ * nor hides one. A lockout is named "input:LINE: [section] ...", and
+ * --force always lets it through.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +49,21 @@ static char *print(const struct policy *p, size_t *len)
 	return text;
 }
 
+/* The gate's verdict on p, checking what holds for any policy. */
+static int gate(const struct policy *p, const char *text)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+	int ret = policy_lockout_gate(p, "input", false, msg, sizeof(msg));
+
+	if (ret && strncmp(msg, "input:", strlen("input:")) != 0)
+		die("a lockout that does not name the file and line:", msg);
+	if (ret != 0 && ret != 1 && ret != -EPERM)
+		die("the lockout gate said neither yes nor no:", text);
+	if (policy_lockout_gate(p, "input", true, msg, sizeof(msg)) != (ret ? 1 : 0))
+		die("--force did not let a lockout through, or made one:", text);
+	return ret;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct policy p, again;
@@ -63,6 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	second = print(&again, &second_len);
 	if (first_len != second_len || memcmp(first, second, first_len) != 0)
 		die("printed, parsed and printed again, the policy changed:", second);
+	if (gate(&p, first) != gate(&again, first))
+		die("printed, the policy's lockout verdict changed:", first);
 	free(first);
 	free(second);
 	policy_free(&p);

@@ -2,18 +2,24 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
 #include "policy.h"
 
-static int parse(const char *text, struct policy *p, char *err, size_t err_len)
+static int parse_n(const char *text, size_t len, struct policy *p, char *err, size_t err_len)
 {
-	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	FILE *in = fmemopen((void *)text, len, "r");
 	int ret = policy_parse(in, "test.conf", p, err, err_len);
 
 	fclose(in);
 	return ret;
+}
+
+static int parse(const char *text, struct policy *p, char *err, size_t err_len)
+{
+	return parse_n(text, strlen(text), p, err, err_len);
 }
 
 static void full_file_parses(void)
@@ -87,6 +93,32 @@ static void printed_policy_reads_back_the_same(void)
 	policy_free(&b);
 }
 
+/* bpftool can write any u32; policy show must still print a file that parses. */
+static void out_of_range_map_values_print_as_a_valid_file(void)
+{
+	struct policy a, b;
+	char err[256] = "", *out = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	policy_init(&a);
+	a.mode = 7;
+	a.head_bytes = 5000;
+	a.event_rate = 4000000000U;
+	a.event_burst = 3000000;
+	f = open_memstream(&out, &len);
+	policy_print(f, &a);
+	fclose(f);
+	CHECK(parse(out, &b, err, sizeof(err)) == 0 && b.mode == ARGGUARD_MODE_ENFORCE &&
+		      b.head_bytes == ARGGUARD_HEAD_MAX && b.event_rate == POLICY_EVENT_RATE_MAX &&
+		      b.event_burst == POLICY_EVENT_BURST_MAX,
+	      "out-of-range config values print clamped, as a file that parses (%s)", err);
+	CHECK(strstr(out, "# in the map: event_rate = 4000000000, event_burst = 3000000"),
+	      "and the raw values are shown in a comment: got \"%s\"", out);
+	free(out);
+	policy_free(&b);
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct policy p;
@@ -107,7 +139,7 @@ static void errors_name_file_line_and_what_was_expected(void)
 	expect_error("[global]\nmax_total_bytes = -1\n", "test.conf:2:");
 	expect_error("[global]\nmax_argc = 5G\n", "test.conf:2: max_argc = 5G: expected a count");
 	expect_error("[global]\nargv_head_bytes = 2K\n",
-		     "test.conf:2: argv_head_bytes = 2K: expected a byte count up to 1024");
+		     "test.conf:2: argv_head_bytes = 2K: expected a byte count from 0 to 1024");
 	expect_error("[global]\nevent_rate = 1K\n",
 		     "test.conf:2: event_rate = 1K: expected a count");
 	expect_error("[global]\nbogus = 1\n", "test.conf:2: unknown key 'bogus' in [global]");
@@ -121,12 +153,8 @@ static void errors_name_file_line_and_what_was_expected(void)
 		     "test.conf:1: [user no-such-user-here]: no such user");
 	expect_error("[uid 5]\naction = deny\n[uid 5]\naction = allow\n",
 		     "test.conf:3: a second rule for uid 5");
-	expect_error("[cgroup ci]\naction = deny\n", "test.conf:1: cgroup path 'ci': expected '/'");
-	expect_error("[cgroup /a/../b]\naction = deny\n", "test.conf:1: cgroup path '/a/../b'");
-	expect_error("[cgroup /a//b]\naction = deny\n", "test.conf:1: cgroup path '/a//b'");
-	expect_error("[cgroup /a/]\naction = deny\n", "test.conf:1: cgroup path '/a/'");
-	expect_error("[cgroup /a]\naction = deny\n[cgroup /a]\naction = allow\n",
-		     "test.conf:3: a second rule for cgroup /a");
+	expect_error("[cgroup ci]\naction = deny\n",
+		     "test.conf:1: cgroup path 'ci' must start with '/'");
 	expect_error("[uid 5]\n[global]\nmode = off\n", "test.conf:1: section [uid 5] has no keys");
 	expect_error("[global]\nmode = off\n[setuid]\n",
 		     "test.conf:3: section [setuid] has no keys");
@@ -135,10 +163,304 @@ static void errors_name_file_line_and_what_was_expected(void)
 		     "test.conf:2: expected '[section]'");
 }
 
+/* "[global]\nmode = enforce\n" and then text: a file that needs nothing else. */
+#define ENFORCE "[global]\nmode = enforce\n"
+
+static void expect_valid(const char *text, const char *what)
+{
+	struct policy p;
+	char err[256] = "";
+
+	CHECK(parse(text, &p, err, sizeof(err)) == 0, "%s parses (%s)", what, err);
+	policy_free(&p);
+}
+
+/* A comment of exactly len bytes whose tail reads as a directive. */
+static char *long_comment(size_t len)
+{
+	static const char tail[] = " max_total_bytes = 1G";
+	char *line = malloc(len + 1);
+
+	memset(line, 'x', len);
+	line[0] = '#';
+	memcpy(line + len - strlen(tail), tail, strlen(tail));
+	line[len] = '\0';
+	return line;
+}
+
+static void long_line_is_an_error_not_split(void)
+{
+	char text[1024], want[64];
+	char *at_limit = long_comment(POLICY_LINE_MAX), *over = long_comment(POLICY_LINE_MAX + 1);
+	char *reported = long_comment(250);
+	struct policy p;
+	char err[256] = "";
+
+	snprintf(text, sizeof(text), ENFORCE "%s\n", at_limit);
+	CHECK(parse(text, &p, err, sizeof(err)) == 0 && p.global.max_total_bytes == 0,
+	      "a %d-byte comment is a comment, tail and all (%s)", POLICY_LINE_MAX, err);
+	policy_free(&p);
+	snprintf(text, sizeof(text), "[global]\r\nmode = enforce\r\n%s\r\n", at_limit);
+	expect_valid(text, "a comment at the limit, ended by \\r\\n,");
+
+	snprintf(want, sizeof(want), "test.conf:3: line longer than %d bytes", POLICY_LINE_MAX);
+	snprintf(text, sizeof(text), ENFORCE "%s\n", over);
+	expect_error(text, want);
+	snprintf(text, sizeof(text), ENFORCE "%s\n", reported);
+	expect_error(text, want);
+	snprintf(text, sizeof(text), ENFORCE "%s", reported);
+	expect_error(text, want); /* the last line, with no newline */
+	snprintf(text, sizeof(text), "[global]\n%s\nmode = enforce\n", reported);
+	expect_error(text, "test.conf:2: line longer than");
+
+	/* A line at the limit does not throw the count off. */
+	snprintf(text, sizeof(text), ENFORCE "%s\nbogus = 1\n", at_limit);
+	expect_error(text, "test.conf:4: unknown key 'bogus'");
+	free(at_limit);
+	free(over);
+	free(reported);
+}
+
+static void nul_byte_is_an_error(void)
+{
+	static const char text[] = ENFORCE "max_argc = 5\0 junk\n";
+	struct policy p;
+	char err[256] = "";
+
+	CHECK(parse_n(text, sizeof(text) - 1, &p, err, sizeof(err)) == -1 &&
+		      strstr(err, "test.conf:3: a NUL byte"),
+	      "a NUL byte is an error naming its line: got \"%s\"", err);
+}
+
+static void section_given_twice_is_an_error(void)
+{
+	expect_error(ENFORCE "[global]\nmax_argc = 9\n",
+		     "test.conf:3: a second [global] section (the first is at line 1)");
+	expect_error(ENFORCE "[setuid]\naction = deny\n[setuid]\naction = deny\n",
+		     "test.conf:5: a second [setuid] section (the first is at line 3)");
+	expect_error(ENFORCE "[uid 1000]\naction = deny\n\n[uid 1000]\naction = allow\n",
+		     "test.conf:6: a second rule for uid 1000 (the first is at line 3)");
+	expect_error(ENFORCE "[uid 1000]\naction = deny\n[uid 01000]\naction = allow\n",
+		     "test.conf:5: a second rule for uid 1000 (the first is at line 3)");
+	expect_error(ENFORCE "[uid 0]\naction = deny\n[user root]\naction = allow\n",
+		     "test.conf:5: a second rule for uid 0 (the first is at line 3)");
+	expect_error(ENFORCE "[cgroup /ci]\naction = deny\n[cgroup /ci]\naction = allow\n",
+		     "test.conf:5: a second rule for cgroup /ci (the first is at line 3)");
+	expect_error(ENFORCE "[cgroup /ci]\naction = deny\n[cgroup //ci/]\naction = allow\n",
+		     "test.conf:5: a second rule for cgroup /ci (the first is at line 3)");
+	expect_error(ENFORCE "[cgroup /ci]\naction = deny\n[cgroup /ci/build/..]\naction = allow\n",
+		     "test.conf:5: a second rule for cgroup /ci (the first is at line 3)");
+}
+
+static void key_given_twice_is_an_error(void)
+{
+	expect_error(ENFORCE "max_argc = 9\nmode = off\n",
+		     "test.conf:4: a second 'mode' in [global] (the first is at line 2)");
+	expect_error(ENFORCE "[uid 5]\nmax_argc = 9\nmax_argc = 10\n",
+		     "test.conf:5: a second 'max_argc' in [uid 5] (the first is at line 4)");
+	/* inih reads an indented line after a key as more of that key's value. */
+	expect_error(ENFORCE "  audit\n", "test.conf:3: an indented line would continue");
+	expect_error(ENFORCE "max_argc = 9\n  [setuid]\n",
+		     "test.conf:4: an indented line would continue");
+	expect_valid("[global]\n  mode = enforce\n", "an indented first key of a section");
+	expect_valid(ENFORCE "  ; an indented comment\n", "an indented comment");
+}
+
+static void nothing_may_follow_a_section_header(void)
+{
+	expect_error("[global] max_total_bytes = 1G\nmode = enforce\n",
+		     "test.conf:1: text after the section header: 'max_total_bytes = 1G'");
+	expect_valid("[global]  ; the defaults\nmode = enforce\n", "a comment after a header");
+	expect_valid("\xef\xbb\xbf[global]\nmode = enforce\n", "a file with a byte order mark");
+}
+
+static void cgroup_paths_are_read_in_one_spelling(void)
+{
+	struct policy p;
+	char err[256] = "";
+
+	CHECK(parse(ENFORCE "[cgroup //ci/./build/]\naction = deny\n", &p, err, sizeof(err)) == 0 &&
+		      p.n_cgroups == 1 && !strcmp(p.cgroups[0].path, "/ci/build"),
+	      "[cgroup //ci/./build/] is /ci/build (%s)", err);
+	policy_free(&p);
+	expect_error(ENFORCE "[cgroup /..]\naction = deny\n",
+		     "test.conf:3: cgroup path '/..' leads above the cgroup root");
+	CHECK(parse(ENFORCE "[cgroup /not/made/yet]\naction = deny\n", &p, err, sizeof(err)) == 0 &&
+		      p.n_cgroups == 1 && !strcmp(p.cgroups[0].path, "/not/made/yet"),
+	      "a rule may name a cgroup not made yet (%s)", err);
+	policy_free(&p);
+}
+
+static void missing_mode_is_an_error_not_off(void)
+{
+	expect_error("[global]\nmax_total_bytes = 1M\n",
+		     "test.conf:1: [global] has no 'mode': add 'mode = enforce', 'audit' or 'off'");
+	expect_error("# nothing yet\n[uid 5]\nmax_argc = 9\n[global]\nmax_argc = 9\n",
+		     "test.conf:4: [global] has no 'mode'");
+	expect_error("[uid 5]\nmax_argc = 9\n", "test.conf:1: no [global] section: start the "
+						"file with [global] and 'mode = enforce'");
+	expect_error("", "test.conf:1: no [global] section");
+	expect_valid("[global]\nmode = off\n", "mode = off, said outright,");
+}
+
+/* One key's value at its bound passes; one past it fails, naming the range. */
+static void bound(const char *section, const char *key, const char *inside, const char *outside,
+		  const char *range)
+{
+	char text[256], want[256], what[128];
+
+	snprintf(text, sizeof(text), ENFORCE "%s%s = %s\n", section, key, inside);
+	snprintf(what, sizeof(what), "%s = %s in %s", key, inside,
+		 section[0] ? "a uid rule" : "[global]");
+	expect_valid(text, what);
+	snprintf(text, sizeof(text), ENFORCE "%s%s = %s\n", section, key, outside);
+	snprintf(want, sizeof(want), "test.conf:%d: %s = %s: %s", section[0] ? 4 : 3, key, outside,
+		 range);
+	expect_error(text, want);
+}
+
+static void every_number_has_a_range(void)
+{
+	const char *sections[] = { "", "[uid 5]\n" };
+
+	bound("", "argv_head_bytes", "1024", "1025", "expected a byte count from 0 to 1024");
+	bound("", "argv_head_bytes", "1K", "2K", "expected a byte count from 0 to 1024");
+	/* 1e9 a second would make the BPF side's token interval 0 ns. */
+	bound("", "event_rate", "1000000", "1000001",
+	      "expected a count from 0 to 1000000 records a second");
+	bound("", "event_burst", "1000000", "1000001", "expected a count from 0 to 1000000");
+	bound("", "event_rate", "0", "-1", "expected a count from 0 to 1000000");
+	bound("", "allow_lockout", "yes", "true", "expected yes or no");
+	for (size_t i = 0; i < 2; i++) {
+		const char *s = sections[i];
+
+		bound(s, "max_argc", "4294967295", "4294967296",
+		      "expected a count from 0 (no limit) to 4294967295");
+		bound(s, "max_envc", "4194303K", "4194304K",
+		      "expected a count from 0 (no limit) to 4294967295");
+		bound(s, "max_argv_bytes", "18446744073709551615", "18446744073709551616",
+		      "expected a byte count such as 4096, 256K or 4M, from 0 (no limit) to "
+		      "18446744073709551615");
+		bound(s, "max_envp_bytes", "17179869183G", "17179869184G", "expected a byte count");
+		bound(s, "max_total_bytes", "0", "-0", "expected a byte count");
+		bound(s, "errno", "ENOMEM", "ENOENT", "expected E2BIG, EPERM, EACCES or ENOMEM");
+		bound(s, "action", "allow", "log", "expected allow, audit or deny");
+	}
+	expect_valid(ENFORCE "[uid 4294967294]\naction = deny\n", "the highest uid");
+	expect_error(ENFORCE "[uid 4294967295]\naction = deny\n",
+		     "test.conf:3: [uid 4294967295]: expected a numeric uid from 0 to 4294967294");
+}
+
+/* Parse text and run it past the lockout gate; msg gets the gate's words. */
+static int gate(const char *text, bool force, char *msg, size_t msg_len)
+{
+	struct policy p;
+	char err[256] = "";
+	int ret;
+
+	msg[0] = '\0';
+	if (parse(text, &p, err, sizeof(err))) {
+		snprintf(msg, msg_len, "parse error: %s", err);
+		return -EINVAL;
+	}
+	ret = policy_lockout_gate(&p, "test.conf", force, msg, msg_len);
+	policy_free(&p);
+	return ret;
+}
+
+static void expect_lockout(const char *text, const char *want)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(gate(text, false, msg, sizeof(msg)) == -EPERM && strstr(msg, want) &&
+		      strstr(msg, "--force"),
+	      "refused as a lockout, naming \"%s\" and --force: got \"%s\"", want, msg);
+}
+
+static void expect_no_lockout(const char *text, const char *what)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(gate(text, false, msg, sizeof(msg)) == 0, "%s is no lockout: got \"%s\"", what, msg);
+}
+
+static void policy_that_locks_admins_out_is_refused(void)
+{
+	expect_lockout(ENFORCE "max_argc = 3\n",
+		       "test.conf:1: [global] max_argc = 3 with action deny in enforce mode would "
+		       "lock admins out: for root's shell and sudo it must be 0 (no limit) or at "
+		       "least 64");
+	expect_lockout(ENFORCE "max_argc = 63\n", "[global] max_argc = 63");
+	expect_no_lockout(ENFORCE "max_argc = 64\n", "max_argc = 64");
+	expect_lockout(ENFORCE "max_envc = 63\n", "[global] max_envc = 63");
+	expect_no_lockout(ENFORCE "max_envc = 64\n", "max_envc = 64");
+	expect_lockout(ENFORCE "max_total_bytes = 32767\n",
+		       "[global] max_total_bytes = 32767 with action deny in enforce mode would "
+		       "lock admins out: for root's shell and sudo it must be 0 (no limit) or at "
+		       "least 32K");
+	expect_no_lockout(ENFORCE "max_total_bytes = 32K\n", "max_total_bytes = 32K");
+	expect_lockout(ENFORCE "max_argv_bytes = 4K\n", "[global] max_argv_bytes = 4096");
+	expect_lockout(ENFORCE "max_envp_bytes = 1\n", "[global] max_envp_bytes = 1");
+	expect_no_lockout(ENFORCE "max_total_bytes = 0\nmax_argc = 0\n", "0 (no limit)");
+
+	expect_lockout(ENFORCE "max_total_bytes = 1M\n\n[setuid]\nmax_total_bytes = 4K\n",
+		       "test.conf:5: [setuid] max_total_bytes = 4096");
+	expect_lockout(ENFORCE "[user root]\nmax_argc = 3\n", "test.conf:3: [uid 0] max_argc = 3");
+	expect_lockout(ENFORCE "[cgroup /]\nmax_argc = 3\n", "test.conf:3: [cgroup /] max_argc");
+	expect_lockout(ENFORCE "[cgroup /system.slice]\nmax_argc = 3\n", "[cgroup /system.slice]");
+	expect_lockout(ENFORCE "[cgroup //system.slice/]\nmax_argc = 3\n",
+		       "[cgroup /system.slice]");
+	expect_lockout(ENFORCE "[cgroup /init.scope]\nmax_argc = 3\n", "[cgroup /init.scope]");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-0.slice]\nmax_argc = 3\n",
+		       "[cgroup /user.slice/user-0.slice]");
+	expect_lockout(ENFORCE "[cgroup /system.slice/ssh.service]\nmax_argc = 3\n",
+		       "[cgroup /system.slice/ssh.service]");
+	expect_no_lockout(ENFORCE "[uid 1000]\nmax_argc = 3\n", "a tight [uid 1000]");
+	expect_no_lockout(ENFORCE "[cgroup /system.slice/ci.service]\nmax_argc = 3\n",
+			  "a tight service's cgroup");
+}
+
+static void nothing_denied_is_no_lockout(void)
+{
+	expect_no_lockout("[global]\nmode = audit\nmax_argc = 3\n", "audit mode");
+	expect_no_lockout("[global]\nmode = off\nmax_argc = 3\n", "off mode");
+	expect_no_lockout(ENFORCE "max_argc = 3\naction = audit\n", "action audit");
+	expect_no_lockout(ENFORCE "max_argc = 3\naction = allow\n", "action allow");
+}
+
+static void force_or_allow_lockout_lets_a_lockout_through(void)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(gate(ENFORCE "max_argc = 3\n", true, msg, sizeof(msg)) == 1 &&
+		      strstr(msg, "test.conf:1: [global] max_argc = 3") &&
+		      strstr(msg, "accepted, as --force says"),
+	      "--force lets it through, still naming the rule: got \"%s\"", msg);
+	CHECK(gate(ENFORCE "max_argc = 3\nallow_lockout = yes\n", false, msg, sizeof(msg)) == 1 &&
+		      strstr(msg, "accepted, as allow_lockout = yes says"),
+	      "the file's allow_lockout = yes lets it through: got \"%s\"", msg);
+	CHECK(gate(ENFORCE "max_argc = 3\nallow_lockout = no\n", false, msg, sizeof(msg)) == -EPERM,
+	      "allow_lockout = no lets nothing through: got \"%s\"", msg);
+	CHECK(strstr(msg, "the daemon never forces") && strstr(msg, "allow_lockout = yes"),
+	      "the refusal says how the daemon decides: got \"%s\"", msg);
+}
+
 int main(void)
 {
 	full_file_parses();
 	printed_policy_reads_back_the_same();
+	out_of_range_map_values_print_as_a_valid_file();
 	errors_name_file_line_and_what_was_expected();
+	long_line_is_an_error_not_split();
+	nul_byte_is_an_error();
+	section_given_twice_is_an_error();
+	key_given_twice_is_an_error();
+	nothing_may_follow_a_section_header();
+	cgroup_paths_are_read_in_one_spelling();
+	missing_mode_is_an_error_not_off();
+	every_number_has_a_range();
+	policy_that_locks_admins_out_is_refused();
+	nothing_denied_is_no_lockout();
+	force_or_allow_lockout_lets_a_lockout_through();
 	return check_done();
 }

@@ -110,7 +110,7 @@ test_exec_storm_reconciles_exactly() {
 	local n=10000 deny0 supp0 lost0 deny1 supp1 lost1 refused logged summed pid
 	# The storm policy goes in the file, as it would on a real machine.
 	cp /etc/argguard/argguard.conf /tmp/argguard-site.conf
-	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 100\nevent_burst = 100\n' \
+	printf '[global]\nmode = enforce\nallow_lockout = yes\nmax_total_bytes = 4K\nevent_rate = 100\nevent_burst = 100\n' \
 		>/etc/argguard/argguard.conf
 	mv "$EVENT_LOG" "$EVENT_LOG.storm"
 	systemctl reload argguard.service

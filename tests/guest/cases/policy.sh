@@ -59,7 +59,7 @@ test_setuid_rule_tightens_privilege_gaining_execs_only() {
 	trap cleanup EXIT
 	local record
 	make_setuid_copies
-	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 1M" \
 		"[setuid]" "max_total_bytes = 4K"
 	expect E2BIG "tester, 8000 bytes to a setuid-root target" \
 		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$SUID_TRUE"
@@ -123,7 +123,7 @@ test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
 	local set show
 	make_setuid_copies
 	mkdir -p $CG/argguard-t-edit
-	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K" \
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 64K" \
 		"[uid $TESTER]" "max_total_bytes = 256K" \
 		"[cgroup /argguard-t-edit]" "max_total_bytes = 32K" \
 		"[setuid]" "max_total_bytes = 4K"

@@ -37,8 +37,8 @@ test_unprivileged_user_cannot_touch_maps_pins_log_or_policy() {
 	refused "argguard unload" argguard unload
 	refused "reading the log" cat "$EVENT_LOG"
 	refused "argguard status" argguard status
-	printf '[global]\nmax_total_bytes = 1G\n' >/tmp/argguard-loose.conf
-	printf '[global]\nmax_total_bytes = 4K\n' >/tmp/argguard-tight.conf
+	printf '[global]\nmode = enforce\nmax_total_bytes = 1G\n' >/tmp/argguard-loose.conf
+	printf '[global]\nmode = enforce\nmax_total_bytes = 40K\n' >/tmp/argguard-tight.conf
 	chmod 0644 /tmp/argguard-loose.conf /tmp/argguard-tight.conf
 	refused "loosening the policy" argguard policy apply /tmp/argguard-loose.conf
 	refused "tightening the policy" argguard policy apply /tmp/argguard-tight.conf

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+# The policy file read strictly (issue 16): a long line, a missing mode and a
+# policy that would lock admins out are refused by check, apply and the
+# daemon, naming file:line, and the live policy stays as it was.
+#
+# Every command here is expected to succeed; those expected to fail are
+# tested with if. While a policy with max_argc = 3 might be live, only
+# execs of at most 3 arguments are used until it is gone.
+
+PF_FILE=/tmp/argguard-pf.conf
+PF_SITE=/tmp/argguard-pf-site.conf
+PF_OUT=
+
+# pf_refused WANT CMD...: CMD must fail, and say WANT. Its output is left in PF_OUT.
+pf_refused() {
+	local want=$1
+	shift
+	if PF_OUT=$("$@" 2>&1); then
+		fail "expected '$*' to be refused; it passed: $PF_OUT"
+	fi
+	printf '%s:\n%s\n' "$*" "$PF_OUT"
+	[[ $PF_OUT == *"$want"* ]] || fail "expected '$*' to say: $want"
+}
+
+# A 64K policy to start from, and a check that it is still the one in force.
+pf_start() {
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
+	argguard policy show >/tmp/argguard-pf-before.conf
+}
+
+pf_unchanged() {
+	assert_eq "$(cat /tmp/argguard-pf-before.conf)" "$(argguard policy show)" \
+		"the live policy after $1"
+	expect E2BIG "root, 100K after $1: still judged by the 64K limit" \
+		"$HELPERS/execsize" 100000 0 /bin/true
+}
+
+# pf_wait_live TEXT: wait up to 10 s for 'argguard policy show' to print
+# TEXT as a line. Only 3-argument execs: it must work under max_argc = 3.
+pf_wait_live() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		[[ $'\n'$(argguard policy show)$'\n' == *$'\n'"$1"$'\n'* ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# The site file back, and the daemon told: 3-argument execs only, as the
+# daemon may have applied a lockout. Then the site policy through the CLI.
+pf_put_site_back() {
+	if [[ -f $PF_SITE ]]; then
+		mv "$PF_SITE" "$POLICY_FILE"
+		systemctl reload argguard.service
+		pf_wait_live "max_total_bytes = 1048576" || echo "the daemon did not reapply the site file"
+	fi
+	restore_policy
+}
+
+# The user's report: "# " and 196 bytes of padding put the directive at
+# byte 199, where inih's 200-byte buffer used to cut the line in two.
+test_policy_file_long_comment_is_refused_and_changes_nothing() {
+	trap pf_put_site_back EXIT
+	local pad
+	pf_start
+	printf -v pad '%196s' ''
+	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\n# %s max_total_bytes = 1G\n' \
+		"${pad// /x}" >"$PF_FILE"
+	pf_refused "$PF_FILE:4: line longer than 197 bytes" argguard policy check "$PF_FILE"
+	pf_refused "$PF_FILE:4: line longer than 197 bytes" argguard policy apply "$PF_FILE"
+	[[ $PF_OUT == *"the live policy is unchanged"* ]] || fail "expected apply to say nothing changed"
+	pf_unchanged "a refused long line"
+}
+
+test_policy_file_without_mode_is_refused_not_read_as_off() {
+	trap pf_put_site_back EXIT
+	pf_start
+	printf '[global]\nmax_total_bytes = 1M\n' >"$PF_FILE"
+	pf_refused "$PF_FILE:1: [global] has no 'mode': add 'mode = enforce', 'audit' or 'off'" \
+		argguard policy check "$PF_FILE"
+	pf_refused "$PF_FILE:1: [global] has no 'mode'" argguard policy apply "$PF_FILE"
+	: >"$PF_FILE"
+	pf_refused "$PF_FILE:1: no [global] section" argguard policy apply "$PF_FILE"
+	pf_unchanged "a refused file without mode"
+}
+
+test_policy_file_lockout_is_refused_without_force_naming_the_rule() {
+	trap pf_put_site_back EXIT
+	local rule
+	pf_start
+	printf '[global]\nmode = enforce\nmax_argc = 3\n' >"$PF_FILE"
+	rule="$PF_FILE:1: [global] max_argc = 3 with action deny in enforce mode would lock admins out"
+	pf_refused "$rule" argguard policy check "$PF_FILE"
+	[[ $PF_OUT == *"--force"* && $PF_OUT == *"allow_lockout = yes"* ]] ||
+		fail "expected the refusal to tell of --force and allow_lockout = yes"
+	pf_refused "$rule" argguard policy apply "$PF_FILE"
+	pf_unchanged "a refused lockout"
+	expect allowed "root, 10 arguments: max_argc = 3 was not applied" \
+		"$HELPERS/execsize" 100 0 /bin/true 10
+
+	# Nothing is denied in audit mode, so nothing is refused.
+	printf '[global]\nmode = audit\nmax_argc = 3\n' >"$PF_FILE"
+	argguard policy check "$PF_FILE"
+}
+
+# Forced, the lockout is live. [uid 0] keeps root (this suite) out of it;
+# the tester meets [global], as an admin's sudo would.
+test_policy_file_forced_lockout_applies_and_is_put_back() {
+	trap pf_put_site_back EXIT
+	local out
+	printf '[global]\nmode = enforce\nmax_argc = 3\n\n[uid 0]\naction = allow\n' >"$PF_FILE"
+	pf_refused "$PF_FILE:1: [global] max_argc = 3" argguard policy apply "$PF_FILE"
+	out=$(argguard policy check "$PF_FILE" --force 2>&1)
+	echo "check --force: $out"
+	[[ $out == *"accepted, as --force says"*"$PF_FILE: valid"* ]] ||
+		fail "expected check --force to warn, naming the rule, and pass"
+	out=$(argguard policy apply --force "$PF_FILE" 2>&1)
+	echo "apply --force: $out"
+	[[ $out == *"warning: $PF_FILE:1: [global] max_argc = 3"* ]] ||
+		fail "expected apply --force to warn, naming the rule"
+	pf_wait_live "max_argc = 3" || fail "expected max_argc = 3 live after apply --force"
+	if out=$("${AS_TESTER[@]}" /bin/true a b c 2>&1); then
+		fail "as the tester, an exec with 4 arguments ran under max_argc = 3"
+	fi
+	echo "tester, 4 arguments: $out"
+	[[ $out == *"Argument list too long"* ]] || fail "expected E2BIG for the tester's exec"
+	"${AS_TESTER[@]}" /bin/true a b
+	restore_policy
+	[[ $(argguard policy show) != *"max_argc = 3"* ]] || fail "expected the site policy back in force"
+	"${AS_TESTER[@]}" /bin/true a b c
+}
+
+# The daemon never forces: on reload it refuses a lockout file and keeps the
+# policy in force, unless the file says allow_lockout = yes.
+test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
+	trap pf_put_site_back EXIT
+	local i
+	cp "$POLICY_FILE" "$PF_SITE"
+	pf_start
+	printf '[global]\nmode = enforce\nmax_argc = 3\n' >"$POLICY_FILE"
+	systemctl reload argguard.service
+	for ((i = 0; i < 100; i++)); do
+		daemon_said "argguard.conf:1: .global. max_argc = 3 with action deny" && break
+		sleep 0.1
+	done
+	pf_unchanged "a reload of a lockout file"
+	daemon_said "not applied, the live policy is unchanged: $POLICY_FILE:1: .global. max_argc = 3" ||
+		fail "expected the daemon to log its refusal, naming the rule"
+	expect allowed "root, 10 arguments after the refused reload" \
+		"$HELPERS/execsize" 100 0 /bin/true 10
+
+	printf '[global]\nmode = enforce\nmax_argc = 3\nallow_lockout = yes\n\n[uid 0]\naction = allow\n' \
+		>"$POLICY_FILE"
+	systemctl reload argguard.service
+	pf_wait_live "max_argc = 3" || fail "expected the daemon to apply a file with allow_lockout = yes"
+	daemon_said "accepted, as allow_lockout = yes says" ||
+		fail "expected the daemon to warn that it applied a lockout"
+}
