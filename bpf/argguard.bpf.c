@@ -420,6 +420,8 @@ static bool rate_allows(const struct argguard_config *cfg)
 	if (!tat)
 		return true;
 	interval = 1000000000ULL / cfg->event_rate;
+	if (!interval) /* a bpftool-written rate over 1e9/s: as many as a bucket can give */
+		interval = 1;
 	burst = cfg->event_burst ? cfg->event_burst : 1;
 	now = bpf_ktime_get_ns();
 	for (int i = 0; i < 4; i++) {
