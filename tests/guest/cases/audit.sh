@@ -95,7 +95,7 @@ test_sighup_reopens_the_log() {
 	mv "$EVENT_LOG" "$EVENT_LOG.1"
 	systemctl reload argguard.service
 	sleep 1
-	"$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	expect E2BIG "an exec over the limit" "$HELPERS/execsize" $((limit + 1)) 0 /bin/true
 	wait_log_lines 1 || fail "expected the record in a new $EVENT_LOG after SIGHUP"
 	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "the new log's owner and mode"
 	assert_eq 1 "$(wc -l <"$EVENT_LOG")" "records in the new log"
@@ -152,14 +152,15 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 	sleep 1
 	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
 	for ((i = 0; i < 5; i++)); do
-		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+		expect E2BIG "exec $i over the limit, the disk full" \
+			"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
 	done
 	sleep 2
 	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service on a full disk"
 	echo "records written while full: $(log_lines)"
 	rm "$dir/fill"
-	"$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
-	wait_log_lines 6 || true
+	expect E2BIG "an exec over the limit, space back" "$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	wait_log_lines 6 || true # the count is asserted below
 	written=$(jq -c 'select(.verdict == "deny" and .comm == "execsize")' "$EVENT_LOG" | wc -l)
 	jq -e . "$EVENT_LOG" >/dev/null || fail "expected only whole records in the log"
 	umount -l "$dir" # the daemon holds the file open until the reload

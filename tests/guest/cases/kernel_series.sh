@@ -36,7 +36,7 @@ test_2010_exploit_peak_memory_stays_within_the_cap() {
 	in_new_cgroup argguard-t-base "$HELPERS/execsize" 10 0 /bin/true ||
 		fail "baseline exec failed"
 	base=$(cat "$CG_ROOT/argguard-t-base/memory.peak")
-	out=$(in_new_cgroup argguard-t-2010 "$HELPERS/exploit2010" /bin/true)
+	out=$(outcome in_new_cgroup argguard-t-2010 "$HELPERS/exploit2010" /bin/true)
 	peak=$(cat "$CG_ROOT/argguard-t-2010/memory.peak")
 	rmdir "$CG_ROOT/argguard-t-base" "$CG_ROOT/argguard-t-2010"
 	echo "exploit: $out; cgroup memory.peak $peak bytes, baseline exec $base bytes"
@@ -47,10 +47,10 @@ test_2010_exploit_peak_memory_stays_within_the_cap() {
 
 test_pointer_flood_fails_with_e2big_at_once() {
 	local out
-	out=$("$HELPERS/pointer_flood" $((1 << 28)))
+	out=$(outcome "$HELPERS/pointer_flood" $((1 << 28)))
 	echo "2^28 argv pointers: $out"
 	assert_eq E2BIG "${out%% *}" "errno of a 2^28-pointer flood"
-	out=$("$HELPERS/pointer_flood" $((1 << 28)) envp)
+	out=$(outcome "$HELPERS/pointer_flood" $((1 << 28)) envp)
 	echo "2^28 envp pointers: $out"
 	assert_eq E2BIG "${out%% *}" "errno of a 2^28-pointer envp flood"
 }
@@ -58,8 +58,8 @@ test_pointer_flood_fails_with_e2big_at_once() {
 test_exec_arg_max_caps_even_an_unlimited_stack() {
 	local plain exploit
 	echo 262144 >/proc/sys/fs/exec_arg_max
-	plain=$(ulimit -s unlimited && "$HELPERS/execsize" 300000 0 /bin/true)
-	exploit=$(ulimit -s unlimited && "$HELPERS/exploit2010" /bin/true)
+	plain=$(ulimit -s unlimited && outcome "$HELPERS/execsize" 300000 0 /bin/true)
+	exploit=$(ulimit -s unlimited && outcome "$HELPERS/exploit2010" /bin/true)
 	echo 0 >/proc/sys/fs/exec_arg_max
 	echo "at fs.exec_arg_max=262144 with ulimit -s unlimited: 300000 bytes: $plain; the exploit: $exploit"
 	assert_eq E2BIG "$plain" "errno of a 300000-byte exec"

@@ -226,7 +226,7 @@ test_status_counts_decisions_by_scope_and_verdict() {
 	local before after
 	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
 	before=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
-	"$HELPERS/execsize" 100000 0 /bin/true >/dev/null
+	expect E2BIG "root, 100K over 64K" "$HELPERS/execsize" 100000 0 /bin/true
 	after=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
 	argguard status | grep -v ': 0$'
 	assert_eq $((before + 1)) "$after" "global.deny after one denied exec"
