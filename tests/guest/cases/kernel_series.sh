@@ -6,29 +6,25 @@ KSELFTESTS=/usr/lib/argguard/tests/kselftests
 CG_ROOT=/sys/fs/cgroup
 
 # in_new_cgroup NAME CMD...: run CMD alone in a fresh cgroup; prints nothing.
+# Each step says when it fails: outcome runs this where errexit is off.
 in_new_cgroup() {
 	local cg=$CG_ROOT/$1
 	shift
 	grep -qw memory "$CG_ROOT/cgroup.subtree_control" ||
-		echo +memory >"$CG_ROOT/cgroup.subtree_control"
-	rmdir "$cg" 2>/dev/null || true
-	mkdir "$cg"
+		echo +memory >"$CG_ROOT/cgroup.subtree_control" || return
+	rmdir "$cg" 2>/dev/null || true # a leftover of an earlier run
+	mkdir "$cg" || return
 	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@")
 }
 
 # The selftests exec up to 1 MiB of arguments: argguard's limit is not theirs.
-without_argguard_limit() {
-	local old rc=0
-	old=$(live_limit)
-	bpftool_set_limit 0
-	"$@" || rc=$?
-	bpftool_set_limit "$old"
-	return "$rc"
-}
-
 test_kselftest_exec_arg_limits_passes() {
+	local old
 	[[ -x $KSELFTESTS/arg_limits ]] || fail "expected the arg_limits selftest in $KSELFTESTS"
-	without_argguard_limit "$KSELFTESTS/arg_limits" || fail "arg_limits failed"
+	old=$(live_limit)
+	trap "bpftool_set_limit $old" EXIT
+	bpftool_set_limit 0
+	"$KSELFTESTS/arg_limits" || fail "arg_limits failed"
 }
 
 test_2010_exploit_peak_memory_stays_within_the_cap() {
