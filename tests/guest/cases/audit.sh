@@ -58,12 +58,13 @@ test_odd_bytes_in_filenames_give_valid_json() {
 
 test_padded_argument_cannot_hide_what_follows() {
 	local pad record want_bytes
+	trap restore_policy EXIT
 	argguard policy apply /dev/stdin <<<$'[global]\nmode = enforce\nmax_total_bytes = 64K' ||
 		fail "could not apply a 64K policy"
 	pad=$(head -c 102400 /dev/zero | tr '\0' x)MARKER
 	# The padding is built inside the child: only its own exec may be judged.
 	record=$(new_records 1 bash -c 'exec /bin/true a1 "$(head -c 102400 /dev/zero | tr "\0" x)MARKER"')
-	argguard policy apply /etc/argguard/argguard.conf
+	restore_policy
 	echo "record: ${record:0:600}..."
 	want_bytes=$((${#pad} + 1 + 3 + 10))
 	assert_eq deny "$(jq -r .verdict <<<"$record")" "verdict"
@@ -90,9 +91,19 @@ test_log_file_is_root_adm_0640() {
 	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "owner, group and mode of the log"
 }
 
+# put_back_log: the log moved to $EVENT_LOG.1 goes back, with whatever was
+# written meanwhile appended.
+put_back_log() {
+	[[ -f $EVENT_LOG.1 ]] || return 0
+	[[ ! -f $EVENT_LOG ]] || cat "$EVENT_LOG" >>"$EVENT_LOG.1"
+	mv "$EVENT_LOG.1" "$EVENT_LOG"
+	systemctl reload argguard.service
+}
+
 test_sighup_reopens_the_log() {
 	local limit
 	limit=$(live_limit)
+	trap put_back_log EXIT
 	mv "$EVENT_LOG" "$EVENT_LOG.1"
 	systemctl reload argguard.service
 	sleep 1
@@ -100,8 +111,23 @@ test_sighup_reopens_the_log() {
 	wait_log_lines 1 || fail "expected the record in a new $EVENT_LOG after SIGHUP"
 	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "the new log's owner and mode"
 	assert_eq 1 "$(wc -l <"$EVENT_LOG")" "records in the new log"
-	cat "$EVENT_LOG" >>"$EVENT_LOG.1"
-	mv "$EVENT_LOG.1" "$EVENT_LOG"
+}
+
+# end_storm: put the site policy back, and make one log again of the log from
+# before the storm and what the storm wrote (rotated midway) into
+# /tmp/argguard-storm.log. Run again at exit, it does nothing.
+end_storm() {
+	local f
+	[[ -f /tmp/argguard-site.conf ]] || return 0
+	mv /tmp/argguard-site.conf /etc/argguard/argguard.conf
+	if [[ -f $EVENT_LOG.storm ]]; then
+		for f in "$EVENT_LOG.rotated" "$EVENT_LOG"; do
+			[[ ! -f $f ]] || cat "$f"
+		done >/tmp/argguard-storm.log
+		cat "$EVENT_LOG.storm" /tmp/argguard-storm.log >"$EVENT_LOG.new"
+		rm -f "$EVENT_LOG.rotated" "$EVENT_LOG.storm"
+		mv "$EVENT_LOG.new" "$EVENT_LOG"
+	fi
 	systemctl reload argguard.service
 }
 
@@ -111,6 +137,7 @@ test_exec_storm_reconciles_exactly() {
 	local n=10000 deny0 supp0 lost0 deny1 supp1 lost1 refused logged summed pid
 	# SIGHUP re-reads the policy file as well as reopening the log: the storm
 	# policy goes in the file, as it would on a real machine.
+	trap end_storm EXIT
 	cp /etc/argguard/argguard.conf /tmp/argguard-site.conf
 	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 100\nevent_burst = 100\n' \
 		>/etc/argguard/argguard.conf
@@ -127,12 +154,7 @@ test_exec_storm_reconciles_exactly() {
 	refused=$(cat /tmp/argguard-storm.out)
 	sleep 2.5 # the daemon's next summary
 	deny1=$(counter global.deny) supp1=$(counter records_dropped.rate_limited) lost1=$(counter records_dropped.ring_full)
-	mv /tmp/argguard-site.conf /etc/argguard/argguard.conf
-	cat "$EVENT_LOG.rotated" "$EVENT_LOG" >/tmp/argguard-storm.log
-	cat "$EVENT_LOG.storm" /tmp/argguard-storm.log >"$EVENT_LOG.new"
-	rm -f "$EVENT_LOG.rotated" "$EVENT_LOG.storm"
-	mv "$EVENT_LOG.new" "$EVENT_LOG"
-	systemctl reload argguard.service
+	end_storm
 	logged=$(jq -c 'select(.comm == "exec_storm" and .verdict == "deny")' /tmp/argguard-storm.log | wc -l)
 	summed=$(jq -s '[.[] | select(.verdict == "summary") | .suppressed] | add // 0' /tmp/argguard-storm.log)
 	echo "refused $refused; global.deny +$((deny1 - deny0)); logged $logged; suppressed +$((supp1 - supp0)) (summaries say $summed); lost +$((lost1 - lost0))"
@@ -149,6 +171,8 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 	local limit i dir=/var/log/argguard written
 	limit=$(live_limit)
 	mount -t tmpfs -o size=64k,mode=0750 tmpfs "$dir"
+	# The daemon holds the file open until the reload.
+	trap "umount -l $dir; systemctl reload argguard.service" EXIT
 	systemctl reload argguard.service
 	sleep 1
 	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
@@ -164,8 +188,6 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 	wait_log_lines 6 || true # the count is asserted below
 	written=$(jq -c 'select(.verdict == "deny" and .comm == "execsize")' "$EVENT_LOG" | wc -l)
 	jq -e . "$EVENT_LOG" >/dev/null || fail "expected only whole records in the log"
-	umount -l "$dir" # the daemon holds the file open until the reload
-	systemctl reload argguard.service
 	assert_eq 6 "$written" "records in the log once space returned (5 held back, 1 new)"
 	journalctl -u argguard.service -n 200 --no-pager | grep -q "writable again: wrote .* failed writes" ||
 		fail "expected the daemon to say how many writes failed and that it caught up"

@@ -53,10 +53,10 @@ test_pointer_flood_fails_with_e2big_at_once() {
 
 test_exec_arg_max_caps_even_an_unlimited_stack() {
 	local plain exploit
+	trap 'echo 0 >/proc/sys/fs/exec_arg_max' EXIT
 	echo 262144 >/proc/sys/fs/exec_arg_max
 	plain=$(ulimit -s unlimited && outcome "$HELPERS/execsize" 300000 0 /bin/true)
 	exploit=$(ulimit -s unlimited && outcome "$HELPERS/exploit2010" /bin/true)
-	echo 0 >/proc/sys/fs/exec_arg_max
 	echo "at fs.exec_arg_max=262144 with ulimit -s unlimited: 300000 bytes: $plain; the exploit: $exploit"
 	assert_eq E2BIG "$plain" "errno of a 300000-byte exec"
 	assert_eq E2BIG "${exploit%% *}" "errno of the 2010 exploit"
