@@ -23,6 +23,10 @@ helper_fails_midway() {
 	echo "helper ran on"
 }
 
+helper_returns_3() {
+	return 3
+}
+
 cleanup_fails() {
 	test -e /nonexistent/argguard-selftest
 }
@@ -79,40 +83,56 @@ test_j_failed_inline_exit_trap_fails_the_test() {
 	trap 'test -e /nonexistent/argguard-selftest' EXIT
 	true
 }
+
+test_k_helper_returning_nonzero_is_named() {
+	helper_returns_3
+	echo "test ran on"
+}
+
+test_l_failed_pipeline_is_named_whole() {
+	echo widget | grep gadget | cat
+	echo "test ran on"
+}
 CASES
 )
 
 EXPECTED_TAP=$(
 	cat <<'REPORT'
 TAP version 13
-1..10
+1..12
 not ok 1 - a_middle_command_fails
 # before
-# line 14 of planted.sh: 'false' exited 1
+# line 18 of planted.sh: 'false' exited 1
 # exit status 1
 not ok 2 - b_middle_command_of_a_helper_fails
-# line 4 of planted.sh: 'false' exited 1, in helper_fails_midway called from line 19 of planted.sh
+# line 4 of planted.sh: 'false' exited 1, in helper_fails_midway called from line 23 of planted.sh
 # exit status 1
 not ok 3 - c_middle_command_of_a_substitution_fails
-# line 25 of planted.sh: 'false' exited 1
-# line 25 of planted.sh: 'x=$(false; echo leaked)' exited 1
+# line 29 of planted.sh: 'false' exited 1
+# line 29 of planted.sh: 'x=$(false; echo leaked)' exited 1
 # exit status 1
 ok 4 - d_skips_with_a_reason # SKIP no widget in this guest
 ok 5 - e_passes
 # fine
 ok 6 - f_expected_failures_pass
 not ok 7 - g_failed_cleanup_fails_the_test
-# line 9 of planted.sh: 'test -e /nonexistent/argguard-selftest' exited 1, in cleanup_fails, run by a trap
+# line 13 of planted.sh: 'test -e /nonexistent/argguard-selftest' exited 1, in cleanup_fails, run by a trap
 # exit status 1
 not ok 8 - h_failed_assertion_in_a_substitution_shows
 # expected the widget
-# line 51 of planted.sh: 'x=$(fail "expected the widget")' exited 1
+# line 55 of planted.sh: 'x=$(fail "expected the widget")' exited 1
 # exit status 1
 not ok 9 - i_failed_list_at_the_end_fails_the_test
 # the test returned 1; the last command it ran was '[[ widget == gadget ]]'
 # exit status 1
 not ok 10 - j_failed_inline_exit_trap_fails_the_test
 # the EXIT trap 'test -e /nonexistent/argguard-selftest' exited 1
+# exit status 1
+not ok 11 - k_helper_returning_nonzero_is_named
+# line 70 of planted.sh: 'helper_returns_3' exited 3 (its last command was 'return 3')
+# exit status 3
+not ok 12 - l_failed_pipeline_is_named_whole
+# line 75 of planted.sh: 'echo widget | grep gadget | cat' exited 1
 # exit status 1
 REPORT
 )

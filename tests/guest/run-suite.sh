@@ -20,7 +20,7 @@ source "$HERE/lib.sh"
 # 5.2 trips over one in an ERR trap that fires inside an EXIT trap.)
 on_err() {
 	local rc=$1 i fn line=${BASH_LINENO[0]} file=${BASH_SOURCE[1]:-} cmd=${BASH_COMMAND//$'\n'/ }
-	local where='' trap=0
+	local where='' trap=0 src note=''
 	for ((i = 1; i < ${#FUNCNAME[@]}; i++)); do
 		fn=${FUNCNAME[i]}
 		[[ $fn == "$ARGGUARD_TEST" ]] && break
@@ -35,7 +35,18 @@ on_err() {
 	elif ((trap)); then
 		in_trap "$rc" "$line" "$file" "$where"
 	else
-		printf "line %s of %s: '%s' exited %s%s\n" "$line" "${file##*/}" "$cmd" "$rc" "$where" >&2
+		# BASH_COMMAND may not be what failed on this line: when a function
+		# called there returned nonzero by itself, it is the last command
+		# the function ran (`return 1`, say); in a pipeline, only its last
+		# part. The line's own text says what failed.
+		src=$(sed -n "${line}{s/^[[:space:]]*//;p}" "$file" 2>/dev/null) || true
+		if [[ -n $src && ($cmd == return || $cmd == "return "* || $src != *"${cmd%% *}"*) ]]; then
+			note=" (its last command was '$cmd')" cmd=$src
+		elif [[ $src =~ $PIPE ]]; then
+			cmd=$src
+		fi
+		printf "line %s of %s: '%s' exited %s%s%s\n" "$line" "${file##*/}" "$cmd" "$rc" "$note" \
+			"$where" >&2
 	fi
 }
 
@@ -82,7 +93,7 @@ report() {
 	sed 's/^/# /' "$log"
 }
 
-FAILED=0 SKIPPED=0 WORK=
+FAILED=0 SKIPPED=0 WORK='' PIPE='[^|][|][^|]'
 
 main() {
 	local dir=${1:-cases} f t n=0 rc tests
