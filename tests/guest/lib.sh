@@ -1,14 +1,35 @@
 # SPDX-License-Identifier: GPL-2.0
-# Assertions and helpers for guest test cases. A failed assertion prints what
-# was expected and ends the test (each test runs in its own subshell).
+# Assertions and helpers for guest test cases. Each test runs in its own
+# subshell under errexit (run-suite.sh): any command that fails ends it. A
+# failed assertion prints what was expected and ends the test. A command that
+# is meant to fail must say so: outcome, expect, expect_fail, or `|| true`
+# with a reason. (`! CMD` alone asserts nothing: errexit ignores it.)
 
 PIN_DIR=/sys/fs/bpf/argguard
 EVENT_LOG=/var/log/argguard/events.jsonl
 HELPERS=${HELPERS:-/usr/lib/argguard/tests/bin}
 
+# fail MESSAGE: end the test as failed. To stderr, so that a failure inside
+# $( ) still shows.
 fail() {
-	printf '%s\n' "$*"
+	printf '%s\n' "$*" >&2
 	exit 1
+}
+
+# skip REASON: end the test here, reported "ok N - name # SKIP REASON". In
+# CI a skip counts as a failure (tests/tap-summary.sh).
+skip() {
+	printf '%s' "$*" | tr '\n' ' ' >"${ARGGUARD_SKIP_FILE:?skip: not run by run-suite.sh}"
+	exit 77
+}
+
+# expect_fail WHAT CMD...: CMD must fail; its output is passed on.
+expect_fail() {
+	local what=$1
+	shift
+	if "$@"; then
+		fail "expected $what to fail"
+	fi
 }
 
 assert_eq() { # expected actual what
@@ -105,14 +126,14 @@ new_records() {
 	local n=$1 before
 	shift
 	before=$(log_lines)
-	"$@" >/dev/null || true
+	"$@" >/dev/null || true # refused or not, the records tell
 	records_since "$before" "$n"
 }
 
 # records_since LINES N: wait for N records past the log's first LINES lines,
 # then print every record past them.
 records_since() {
-	wait_log_lines $(($1 + $2)) || true
+	wait_log_lines $(($1 + $2)) || true # the caller counts what came
 	sleep 0.5 # a record too many would be here by now
 	tail -n +$(($1 + 1)) "$EVENT_LOG"
 }

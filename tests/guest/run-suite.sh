@@ -1,32 +1,122 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# run-suite.sh [DIR]: run every test case in DIR (default cases) and report
-# TAP 13 on stdout. ARGGUARD_TEST_FILTER=REGEX runs only the matching tests.
-set -uo pipefail
+# run-suite.sh [DIR]: run every test case in DIR (default cases; a relative
+# DIR is under this script's directory) and report TAP 13 on stdout.
+# ARGGUARD_TEST_FILTER=REGEX runs only the matching tests.
+#
+# Each test runs in a subshell of its own under errexit: the first command
+# that fails ends the test, which is then "not ok", and an ERR trap names
+# that command, its line and its status. A command the test expects to fail
+# says so (outcome, expect, expect_fail, `|| true`). A test that calls
+# skip "REASON" is reported "ok N - name # SKIP REASON". Exits nonzero if a
+# test failed; whether a skip may pass is for tests/tap-summary.sh to say.
+set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
 
+# on_err STATUS: the ERR trap. Say which command failed, where, and through
+# which helpers the test got there. (No `return` in here or in_trap: bash
+# 5.2 trips over one in an ERR trap that fires inside an EXIT trap.)
+on_err() {
+	local rc=$1 i fn line=${BASH_LINENO[0]} file=${BASH_SOURCE[1]:-} cmd=${BASH_COMMAND//$'\n'/ }
+	local where='' trap=0 src note=''
+	for ((i = 1; i < ${#FUNCNAME[@]}; i++)); do
+		fn=${FUNCNAME[i]}
+		[[ $fn == "$ARGGUARD_TEST" ]] && break
+		if [[ $fn == run_test || $fn == main ]]; then
+			trap=1
+			break
+		fi
+		where+=", in $fn called from line ${BASH_LINENO[i]} of ${BASH_SOURCE[i + 1]##*/}"
+	done
+	if [[ ${FUNCNAME[1]:-} == run_test && $line == "$CALL_LINE" ]]; then
+		echo "the test returned $rc; the last command it ran was '$cmd'" >&2
+	elif ((trap)); then
+		in_trap "$rc" "$line" "$file" "$where"
+	else
+		# BASH_COMMAND may not be what failed on this line: when a function
+		# called there returned nonzero by itself, it is the last command
+		# the function ran (`return 1`, say); in a pipeline, only its last
+		# part. The line's own text says what failed.
+		src=$(sed -n "${line}{s/^[[:space:]]*//;p}" "$file" 2>/dev/null) || true
+		if [[ -n $src && ($cmd == return || $cmd == "return "* || $src != *"${cmd%% *}"*) ]]; then
+			note=" (its last command was '$cmd')" cmd=$src
+		elif [[ $src =~ $PIPE ]]; then
+			cmd=$src
+		fi
+		printf "line %s of %s: '%s' exited %s%s%s\n" "$line" "${file##*/}" "$cmd" "$rc" "$note" \
+			"$where" >&2
+	fi
+}
+
+# in_trap STATUS LINE FILE WHERE: on_err for a command that a trap (a test's
+# EXIT trap, say) ran. There BASH_COMMAND still names the command the trap
+# interrupted, so name the failed one by its source line, or the trap's text.
+in_trap() {
+	local rc=$1 line=$2 file=$3 where=$4 cmd
+	if [[ -z $where ]]; then
+		eval "set -- $(trap -p EXIT)"
+		echo "the EXIT trap '${3:-?}' exited $rc" >&2
+	else
+		cmd=$(sed -n "${line}{s/^[[:space:]]*//;p}" "$file" 2>/dev/null) || true
+		printf "line %s of %s: '%s' exited %s%s, run by a trap\n" "$line" "${file##*/}" \
+			"$cmd" "$rc" "${where%% called from*}" >&2
+	fi
+}
+
+# run_test NAME: the body of one test's subshell. It must be started as a
+# plain command (never from if, while, &&, || or !, nor from a function called
+# there), or bash ignores errexit in it and everything it calls.
+run_test() {
+	ARGGUARD_TEST=$1
+	set -eE
+	shopt -s inherit_errexit
+	trap 'on_err $?' ERR
+	CALL_LINE=$((LINENO + 1))
+	"$ARGGUARD_TEST"
+}
+
+# report N NAME STATUS LOG: the TAP line for one test, then its output.
+report() {
+	local n=$1 name=${2#test_} rc=$3 log=$4
+	if [[ -s $ARGGUARD_SKIP_FILE ]]; then
+		echo "ok $n - $name # SKIP $(head -n 1 "$ARGGUARD_SKIP_FILE")"
+		SKIPPED=$((SKIPPED + 1))
+	elif ((rc == 0)); then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name"
+		echo "exit status $rc" >>"$log"
+		FAILED=$((FAILED + 1))
+	fi
+	sed 's/^/# /' "$log"
+}
+
+FAILED=0 SKIPPED=0 WORK='' PIPE='[^|][|][^|]'
+
 main() {
-	local dir=$HERE/${1:-cases} f t n=0 failed=0 out
+	local dir=${1:-cases} f t n=0 rc tests
+	[[ $dir == /* ]] || dir=$HERE/$dir
 	for f in "$dir"/*.sh; do
 		source "$f"
 	done
-	mapfile -t tests < <(compgen -A function test_ | grep -E -- "${ARGGUARD_TEST_FILTER:-.}")
+	mapfile -t tests < <(compgen -A function test_ | grep -E -- "${ARGGUARD_TEST_FILTER:-.}" || true)
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/argguard-suite.XXXXXX")
+	trap 'rm -rf "$WORK"' EXIT
+	ARGGUARD_SKIP_FILE=$WORK/skip
 	echo "TAP version 13"
 	echo "1..${#tests[@]}"
 	for t in "${tests[@]}"; do
 		n=$((n + 1))
-		out=$("$t" 2>&1)
-		if (($? == 0)); then
-			echo "ok $n - ${t#test_}"
-		else
-			echo "not ok $n - ${t#test_}"
-			failed=$((failed + 1))
-		fi
-		[[ -z $out ]] || sed 's/^/# /' <<<"$out"
+		rm -f "$ARGGUARD_SKIP_FILE"
+		rc=0
+		# A job of its own, waited for: see run_test.
+		run_test "$t" >"$WORK/log" 2>&1 &
+		wait $! || rc=$?
+		report "$n" "$t" "$rc" "$WORK/log"
 	done
-	((failed == 0))
+	((FAILED == 0))
 }
 
 main "$@"

@@ -5,15 +5,32 @@
 # deliberate bug; its "catch:" line names the tests (a regex) that must then
 # fail, and an optional "job:" line the vm/run.sh job they are in (default
 # suite). For each, build a copy of the tree with the patch applied, boot the
-# guest with only those tests, and check that at least one fails. Prints one
-# line per mutant and exits nonzero if any was missed. A guest boot per
-# mutant, so this is slow and not part of tests/run-all.sh.
+# guest with only those tests, and check that at least one fails. A patch
+# whose bug is in the test machinery itself (runner-*.patch) has a
+# "catch-ctest:" line instead: host ctest tests, run in the configured copy
+# without a guest. Prints one line per mutant and exits nonzero if any was
+# missed. A guest boot per mutant, so this is slow and not part of
+# tests/run-all.sh.
 #
 # usage: tests/mutants/run.sh [NAME...]   (default: every patch)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 source "$ROOT/vm/lib.sh"
+
+# run_ctest_mutant WORK KERNEL REGEX: configure the patched copy in WORK and
+# run the host ctest tests matching REGEX there; prints as run_mutant does.
+run_ctest_mutant() {
+	local work=$1 kernel=$2 catch=$3
+	if ! cmake -S "$work" -B "$work/build" -DARGGUARD_KERNEL_DIR="$kernel" >"$work/build.log" 2>&1; then
+		echo "does not configure (see $work/build.log)"
+	elif ctest --test-dir "$work/build" -R "$catch" --output-on-failure >"$work/ctest.log" 2>&1; then
+		echo "MISSED (see $work/ctest.log)"
+	else
+		echo "caught: $(grep -m 1 -E '^not ok' "$work/ctest.log" || echo "ctest -R '$catch' failed")"
+		rm -rf "$work"
+	fi
+}
 
 # run_mutant PATCH KERNEL: prints "caught", "MISSED" or why it could not run.
 run_mutant() {
@@ -24,6 +41,10 @@ run_mutant() {
 	(cd "$ROOT" && git ls-files -z | sort -zu | xargs -0 cp --parents -t "$work")
 	if ! patch -s -p1 -d "$work" <"$patch"; then
 		echo "does not apply"
+		return
+	fi
+	if grep -q '^catch-ctest: ' "$patch"; then
+		run_ctest_mutant "$work" "$kernel" "$(sed -n 's/^catch-ctest: //p' "$patch")"
 		return
 	fi
 	if ! cmake -S "$work" -B "$work/build" -DARGGUARD_KERNEL_DIR="$kernel" >"$work/build.log" 2>&1 ||

@@ -6,29 +6,25 @@ KSELFTESTS=/usr/lib/argguard/tests/kselftests
 CG_ROOT=/sys/fs/cgroup
 
 # in_new_cgroup NAME CMD...: run CMD alone in a fresh cgroup; prints nothing.
+# Each step says when it fails: outcome runs this where errexit is off.
 in_new_cgroup() {
 	local cg=$CG_ROOT/$1
 	shift
 	grep -qw memory "$CG_ROOT/cgroup.subtree_control" ||
-		echo +memory >"$CG_ROOT/cgroup.subtree_control"
-	rmdir "$cg" 2>/dev/null || true
-	mkdir "$cg"
+		echo +memory >"$CG_ROOT/cgroup.subtree_control" || return
+	rmdir "$cg" 2>/dev/null || true # a leftover of an earlier run
+	mkdir "$cg" || return
 	(echo "$BASHPID" >"$cg/cgroup.procs" && exec "$@")
 }
 
 # The selftests exec up to 1 MiB of arguments: argguard's limit is not theirs.
-without_argguard_limit() {
-	local old rc=0
-	old=$(live_limit)
-	bpftool_set_limit 0
-	"$@" || rc=$?
-	bpftool_set_limit "$old"
-	return "$rc"
-}
-
 test_kselftest_exec_arg_limits_passes() {
+	local old
 	[[ -x $KSELFTESTS/arg_limits ]] || fail "expected the arg_limits selftest in $KSELFTESTS"
-	without_argguard_limit "$KSELFTESTS/arg_limits" || fail "arg_limits failed"
+	old=$(live_limit)
+	trap "bpftool_set_limit $old" EXIT
+	bpftool_set_limit 0
+	"$KSELFTESTS/arg_limits" || fail "arg_limits failed"
 }
 
 test_2010_exploit_peak_memory_stays_within_the_cap() {
@@ -36,7 +32,7 @@ test_2010_exploit_peak_memory_stays_within_the_cap() {
 	in_new_cgroup argguard-t-base "$HELPERS/execsize" 10 0 /bin/true ||
 		fail "baseline exec failed"
 	base=$(cat "$CG_ROOT/argguard-t-base/memory.peak")
-	out=$(in_new_cgroup argguard-t-2010 "$HELPERS/exploit2010" /bin/true)
+	out=$(outcome in_new_cgroup argguard-t-2010 "$HELPERS/exploit2010" /bin/true)
 	peak=$(cat "$CG_ROOT/argguard-t-2010/memory.peak")
 	rmdir "$CG_ROOT/argguard-t-base" "$CG_ROOT/argguard-t-2010"
 	echo "exploit: $out; cgroup memory.peak $peak bytes, baseline exec $base bytes"
@@ -47,20 +43,20 @@ test_2010_exploit_peak_memory_stays_within_the_cap() {
 
 test_pointer_flood_fails_with_e2big_at_once() {
 	local out
-	out=$("$HELPERS/pointer_flood" $((1 << 28)))
+	out=$(outcome "$HELPERS/pointer_flood" $((1 << 28)))
 	echo "2^28 argv pointers: $out"
 	assert_eq E2BIG "${out%% *}" "errno of a 2^28-pointer flood"
-	out=$("$HELPERS/pointer_flood" $((1 << 28)) envp)
+	out=$(outcome "$HELPERS/pointer_flood" $((1 << 28)) envp)
 	echo "2^28 envp pointers: $out"
 	assert_eq E2BIG "${out%% *}" "errno of a 2^28-pointer envp flood"
 }
 
 test_exec_arg_max_caps_even_an_unlimited_stack() {
 	local plain exploit
+	trap 'echo 0 >/proc/sys/fs/exec_arg_max' EXIT
 	echo 262144 >/proc/sys/fs/exec_arg_max
-	plain=$(ulimit -s unlimited && "$HELPERS/execsize" 300000 0 /bin/true)
-	exploit=$(ulimit -s unlimited && "$HELPERS/exploit2010" /bin/true)
-	echo 0 >/proc/sys/fs/exec_arg_max
+	plain=$(ulimit -s unlimited && outcome "$HELPERS/execsize" 300000 0 /bin/true)
+	exploit=$(ulimit -s unlimited && outcome "$HELPERS/exploit2010" /bin/true)
 	echo "at fs.exec_arg_max=262144 with ulimit -s unlimited: 300000 bytes: $plain; the exploit: $exploit"
 	assert_eq E2BIG "$plain" "errno of a 300000-byte exec"
 	assert_eq E2BIG "${exploit%% *}" "errno of the 2010 exploit"

@@ -84,9 +84,9 @@ test_cgroup_rule_holds_for_every_incarnation_of_a_restarted_unit() {
 	assert_eq 6 "$pids" "incarnations that ran execs"
 	records=$(records_since "$before" "$denied" |
 		jq -c 'select(.cgroup == "/system.slice/argguard-t-loop.service")')
-	assert_eq "$denied" "$(grep -c . <<<"$records")" "records from the unit's cgroup"
+	assert_eq "$denied" "$(grep -c . <<<"$records" || true)" "records from the unit's cgroup"
 	assert_eq "$denied" "$(jq -c 'select(.scope == "cgroup" and .verdict == "deny")' <<<"$records" |
-		grep -c .)" "records decided by the cgroup rule"
+		grep -c . || true)" "records decided by the cgroup rule"
 }
 
 test_unprivileged_nesting_64_deep_keeps_the_ancestor_rule() {
@@ -104,7 +104,7 @@ test_unprivileged_nesting_64_deep_keeps_the_ancestor_rule() {
 		for ((i = 0; i < 64; i++)); do d=$d/n; mkdir "$d"; done
 		echo $$ >"$d/cgroup.procs"
 		echo "level $(tr -cd / </proc/self/cgroup | wc -c)"
-		'"$HELPERS"'/execsize 100000 0 /bin/true && echo allowed')
+		'"$HELPERS"'/execsize 100000 0 /bin/true && echo allowed') || true # E2BIG is the point
 	echo "$out"
 	assert_eq "level 65" "$(head -n 1 <<<"$out")" "the tester's cgroup depth"
 	assert_eq E2BIG "$(tail -n 1 <<<"$out")" "100K, 64 levels below a 64K rule"
@@ -182,7 +182,10 @@ test_concurrent_applies_never_interleave() {
 	reload=$!
 	while kill -0 "$cli" 2>/dev/null || kill -0 "$reload" 2>/dev/null; do
 		seen=$(policy_sets)
-		[[ $seen == torn* ]] && torn=$((torn + 1)) && echo "$seen"
+		if [[ $seen == torn* ]]; then
+			torn=$((torn + 1))
+			echo "$seen"
+		fi
 	done
 	wait "$cli" || fail "a CLI apply failed"
 	wait "$reload" || fail "a reload failed"

@@ -57,13 +57,14 @@ make_setuid_copies() {
 
 test_setuid_rule_tightens_privilege_gaining_execs_only() {
 	trap cleanup EXIT
-	local record
+	local before record
 	make_setuid_copies
 	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 1M" \
 		"[setuid]" "max_total_bytes = 4K"
+	before=$(log_lines)
 	expect E2BIG "tester, 8000 bytes to a setuid-root target" \
 		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$SUID_TRUE"
-	wait_log_lines 1
+	wait_log_lines $((before + 1)) || fail "expected a record of the denied setuid exec"
 	record=$(last_record)
 	echo "record: $record"
 	assert_eq setuid "$(jq -r .scope <<<"$record")" "the deciding scope"
@@ -225,7 +226,7 @@ test_status_counts_decisions_by_scope_and_verdict() {
 	local before after
 	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
 	before=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
-	"$HELPERS/execsize" 100000 0 /bin/true >/dev/null
+	expect E2BIG "root, 100K over 64K" "$HELPERS/execsize" 100000 0 /bin/true
 	after=$(argguard status | awk '$1 == "global.deny:" { print $2 }')
 	argguard status | grep -v ': 0$'
 	assert_eq $((before + 1)) "$after" "global.deny after one denied exec"
@@ -255,7 +256,7 @@ test_script_is_judged_and_logged_once() {
 # long enough for execs to land while it is half written.
 test_concurrent_execs_never_see_half_an_apply() {
 	trap cleanup EXIT
-	local i before torn out denied=0 allowed=0 filler
+	local i before torn out denied=0 allowed=0 filler applier
 	filler=$(for ((i = 100000; i < 102000; i++)); do printf '[uid %d]\nmax_argc = 9\n' "$i"; done)
 	printf '[global]\nmode = enforce\nmax_total_bytes = 32K\n%s\n' "$filler" >/tmp/argguard-a.conf
 	printf '[global]\nmode = audit\nmax_total_bytes = 1M\n%s\n' "$filler" >/tmp/argguard-b.conf
@@ -265,7 +266,8 @@ test_concurrent_execs_never_see_half_an_apply() {
 		argguard policy apply /tmp/argguard-b.conf
 		argguard policy apply /tmp/argguard-a.conf
 	done) &
-	while kill -0 $! 2>/dev/null; do
+	applier=$!
+	while kill -0 "$applier" 2>/dev/null; do
 		out=$(outcome "$HELPERS/execsize" 100000 0 /bin/true)
 		case $out in
 		E2BIG) denied=$((denied + 1)) ;;
@@ -273,7 +275,7 @@ test_concurrent_execs_never_see_half_an_apply() {
 		*) fail "unexpected outcome $out" ;;
 		esac
 	done
-	wait
+	wait "$applier" || fail "a policy apply failed while execs ran"
 	sleep 0.5
 	torn=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -r .verdict | grep -c would-deny || true)
 	echo "40 applies; execs meanwhile: $denied denied, $allowed allowed; would-deny records: $torn"

@@ -51,17 +51,17 @@ test_unprivileged_bpf_is_off_and_the_loader_checks() {
 	setting=$(cat /proc/sys/kernel/unprivileged_bpf_disabled)
 	[[ $setting == 1 || $setting == 2 ]] ||
 		fail "expected kernel.unprivileged_bpf_disabled to be 1 or 2, got $setting"
-	assert_eq EPERM "$("${AS_TESTER[@]}" "$HELPERS/unpriv_bpf")" "bpf() as uid $TESTER"
+	expect EPERM "bpf() as uid $TESTER" "${AS_TESTER[@]}" "$HELPERS/unpriv_bpf"
 	# Turned on (2 allows that), the tester's bpf() works and the loader says so.
 	trap 'echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled' EXIT
 	echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled
-	assert_eq allowed "$("${AS_TESTER[@]}" "$HELPERS/unpriv_bpf")" "bpf() as uid $TESTER, unprivileged BPF on"
+	expect allowed "bpf() as uid $TESTER, unprivileged BPF on" "${AS_TESTER[@]}" "$HELPERS/unpriv_bpf"
 	pid0=$(daemon_pid)
 	systemctl restart argguard.service
 	daemon_said "unprivileged BPF is enabled" ||
 		fail "expected the loader to warn that unprivileged BPF is on"
 	echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled
-	assert_eq EPERM "$("${AS_TESTER[@]}" "$HELPERS/unpriv_bpf")" "bpf() as uid $TESTER, off again"
+	expect EPERM "bpf() as uid $TESTER, off again" "${AS_TESTER[@]}" "$HELPERS/unpriv_bpf"
 	[[ $pid0 != "$(daemon_pid)" ]] || fail "no restart"
 }
 
@@ -73,8 +73,8 @@ test_content_cannot_sway_the_decision() {
 	cp /bin/true /tmp/argguard
 	for fill in a 'ARGGUARD_MODE=off' 'LD_PRELOAD=/tmp/x.so' $'\xff\xfe\n"' '--'; do
 		for prog in /bin/true /tmp/argguard; do
-			out=$("$HELPERS/execsize" --fill "$fill" $((limit / 2)) $((limit / 2 + 1)) $prog)
-			assert_eq E2BIG "$out" "an exec one byte over, filled with '$fill', of $prog"
+			expect E2BIG "an exec one byte over, filled with '$fill', of $prog" \
+				"$HELPERS/execsize" --fill "$fill" $((limit / 2)) $((limit / 2 + 1)) $prog
 			out=$("$HELPERS/execsize" --fill "$fill" $((limit / 2)) $((limit / 2)) $prog) ||
 				fail "an exec at the limit, filled with '$fill', of $prog, was refused: $out"
 		done

@@ -9,7 +9,7 @@ test_recovery_switch_forces_audit_mode_at_start() {
 	grep -q 'mode = enforce' "$POLICY_FILE" || fail "expected the policy file to say enforce"
 	assert_eq audit "$(argguard policy show | awk '$1 == "mode" { print $3 }')" "the live mode"
 	journalctl -b -u argguard.service -o cat --no-pager |
-		grep -q 'recovery: argguard.mode=audit on the kernel command line' ||
+		grep 'recovery: argguard.mode=audit on the kernel command line' >/dev/null ||
 		fail "expected the journal to say the recovery switch is in force"
 	before=$(log_lines)
 	expect allowed "a 1.5M exec under the 1M policy, in recovery" \
