@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run every test: build the guest kernels (patched and stock, both cached)
-# and the guest with Debian's own 6.12 kernel (cached), build argguard against
+# and the guests with Debian's own 6.1 and 6.12 kernels (cached), build argguard against
 # the patched kernel's BTF, then run the host unit tests and the guest suites
 # under ctest. Ends with the guest suites' TAP reports and one
 # "N passed, N failed, N skipped" line over them (in CI a skip counts as a
 # failure: tests/tap-summary.sh).
 set -euo pipefail
 
-# Debian's 6.12 kernel, from bookworm's security suite: the smallest flavour.
+# Debian's own kernels: bookworm's 6.1, and 6.12 from bookworm's security
+# suite (its smallest flavour).
+DEBIAN_61=linux-image-amd64
 DEBIAN_612=linux-image-6.12-cloud-amd64
 
 # The guest suites, in the order ctest runs them: what tap-summary.sh reads.
-GUEST_SUITES=(guest_suite guest_nobpf guest_recovery guest_reboot guest_stock guest_debian_612)
+GUEST_SUITES=(guest_suite guest_nobpf guest_recovery guest_reboot guest_stock guest_debian_61
+	guest_debian_612)
 
 main() {
-	local root build kernel stock debian612 rc=0 s taps=()
+	local root build kernel stock debian61 debian612 rc=0 s taps=()
 	root=$(cd "$(dirname "$0")/.." && pwd)
 	build=${ARGGUARD_BUILD:-$root/build}
 	unset ARGGUARD_TEST_FILTER # every test, always
 	kernel=$("$root/vm/kernel.sh")
 	stock=$("$root/vm/kernel.sh" --stock)
+	debian61=$("$root/vm/debian-kernel.sh" "$DEBIAN_61")
 	debian612=$("$root/vm/debian-kernel.sh" "$DEBIAN_612")
 	cmake -S "$root" -B "$build" -DARGGUARD_KERNEL_DIR="$kernel" \
-		-DARGGUARD_STOCK_KERNEL_DIR="$stock" -DARGGUARD_DEBIAN_612_DIR="$debian612" >/dev/null
+		-DARGGUARD_STOCK_KERNEL_DIR="$stock" -DARGGUARD_DEBIAN_61_DIR="$debian61" \
+		-DARGGUARD_DEBIAN_612_DIR="$debian612" >/dev/null
 	cmake --build "$build" -j"$(nproc)"
 	rm -f "$build"/vm-*.tap
 	ctest --test-dir "$build" --output-on-failure || rc=$?
