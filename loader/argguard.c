@@ -240,8 +240,10 @@ static int policy_command(int argc, char **argv)
 	}
 	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
 	policy_free(&p);
-	if (ret)
-		log_error("%s%s", ret > 0 ? "warning: " : "", why);
+	if (ret > 0)
+		log_warning("%s", why);
+	else if (ret < 0)
+		log_error("%s", why);
 	if (ret < 0)
 		return 1;
 	printf("%s: valid\n", path);
