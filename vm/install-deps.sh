@@ -13,6 +13,8 @@ PACKAGES=(
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
 	libaudit-dev
+	# man pages: doc/*.scd to roff
+	scdoc
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis
 	clang-format jq libclang-rt-dev cppcheck clang-tidy
 	# benchmarks: tests/bench/run.sh plots its results
