@@ -55,9 +55,8 @@ static int boot_recovery_mode(void)
 	}
 	mode = recovery_mode(cmdline, &bad);
 	if (bad)
-		log_error("warning: ignoring %s=%.*s on the kernel command line: expected off or "
-			  "audit",
-			  ARGGUARD_RECOVERY_PARAM, (int)strcspn(bad, " \t\n"), bad);
+		log_warning("ignoring %s=%.*s on the kernel command line: expected off or audit",
+			    ARGGUARD_RECOVERY_PARAM, (int)strcspn(bad, " \t\n"), bad);
 	return mode;
 }
 
@@ -115,8 +114,7 @@ static void save_last_good(const struct policy *p)
 		goto fail;
 	return;
 fail:
-	log_error("warning: failed to keep the policy in %s: %s", ARGGUARD_LAST_GOOD,
-		  strerror(errno));
+	log_warning("failed to keep the policy in %s: %s", ARGGUARD_LAST_GOOD, strerror(errno));
 }
 
 /* Write p to the maps, the recovery switch obeyed. Returns 0 or a negative errno. */
@@ -127,9 +125,9 @@ static int apply_policy(const struct policy *p, char *err, size_t err_len)
 	int mode = boot_recovery_mode(), ret;
 
 	if (mode >= 0 && (uint32_t)mode != p->mode) {
-		log_error("recovery: %s=%s on the kernel command line: mode %s, not %s",
-			  ARGGUARD_RECOVERY_PARAM, mode_name(mode), mode_name(mode),
-			  mode_name(p->mode));
+		log_notice("recovery: %s=%s on the kernel command line: mode %s, not %s",
+			   ARGGUARD_RECOVERY_PARAM, mode_name(mode), mode_name(mode),
+			   mode_name(p->mode));
 		forced.mode = mode;
 	}
 	if (policy_maps_open(&maps, err, err_len))
@@ -149,8 +147,8 @@ static void warn_missing_cgroups(const char *file, const struct policy *p)
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		snprintf(full, sizeof(full), "%s%s", DEFAULT_CGROUP_ROOT, p->cgroups[i].path);
 		if (access(full, F_OK))
-			log_error("warning: %s: no cgroup %s yet; its rule holds once it is made",
-				  file, p->cgroups[i].path);
+			log_warning("%s: no cgroup %s yet; its rule holds once it is made", file,
+				    p->cgroups[i].path);
 	}
 }
 
@@ -174,7 +172,7 @@ static int apply_file_locked(const char *path, bool force, char *err, size_t err
 		return -1;
 	}
 	if (ret > 0)
-		log_error("warning: %s", why);
+		log_warning("%s", why);
 	ret = apply_policy(&p, err, err_len);
 	if (!ret) {
 		save_last_good(&p);
@@ -196,7 +194,7 @@ int policy_apply_file(const char *path, bool force)
 		log_error("policy not applied, the live policy is unchanged: %s", err);
 		set_status("%s not applied: %s; the policy in force is unchanged", path, err);
 	} else {
-		fprintf(stderr, "argguard: applied %s\n", path);
+		log_info("applied %s", path);
 		set_status("applied %s", path);
 	}
 	apply_unlock(lock);
@@ -212,7 +210,7 @@ int policy_apply_at_start(const char *path)
 	if (lock < 0)
 		return -1;
 	if (!apply_file_locked(path, false, err, sizeof(err))) {
-		fprintf(stderr, "argguard: applied %s\n", path);
+		log_info("applied %s", path);
 		set_status("applied %s", path);
 		goto out;
 	}
@@ -221,7 +219,8 @@ int policy_apply_at_start(const char *path)
 	ret = 1;
 	if (!access(ARGGUARD_LAST_GOOD, F_OK) &&
 	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, err, sizeof(err))) {
-		log_error("in force instead: the last policy that applied, %s", ARGGUARD_LAST_GOOD);
+		log_notice("in force instead: the last policy that applied, %s",
+			   ARGGUARD_LAST_GOOD);
 		set_status("%s not applied: %s; in force: the last policy that applied (%s)", path,
 			   why, ARGGUARD_LAST_GOOD);
 		goto out;
@@ -235,7 +234,7 @@ int policy_apply_at_start(const char *path)
 		ret = -1;
 		goto out;
 	}
-	log_error("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
+	log_notice("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
 	set_status("%s not applied: %s; in force: the built-in default (mode enforce, "
 		   "max_total_bytes 1M)",
 		   path, why);

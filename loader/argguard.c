@@ -20,28 +20,52 @@
 #include "log.h"
 #include "policy_maps.h"
 
-static const char usage_text[] =
-	"NAME\n"
-	"    argguard - execve() argument-size policy and audit log\n"
+/*
+ * The help text, in pieces: argguard --help prints them all, argguard CMD
+ * --help the pieces of CMD ("policy" is check, apply and show together).
+ * The man page, doc/argguard.8.scd, must name every command, option,
+ * signal, file and exit status named here: tests/help-man-sync.sh checks.
+ */
+struct command_help {
+	const char *name; /* "run", "policy check", ... */
+	const char *synopsis; /* its SYNOPSIS lines */
+	const char *description; /* its entry under DESCRIPTION */
+	const char *options; /* its entries under OPTIONS, or NULL */
+	const char *more; /* sections of its own, or NULL */
+};
+
+static const char run_options[] =
+	"    -p, --policy FILE   Policy file (default " DEFAULT_POLICY_FILE ").\n"
+	"    -l, --log FILE      JSON-lines log (default " DEFAULT_LOG ").\n"
+	"    -a, --linux-audit   Also send each record to the Linux audit log, as\n"
+	"                        AUDIT_TRUSTED_APP (ausearch -m TRUSTED_APP).\n"
+	"    -s, --on-stop keep|unload\n"
+	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
+	"                        keep it in the pinned links (default), or unload\n"
+	"                        it as argguard unload would. A crash always keeps it.\n"
+	"    -v, --verbose       Show libbpf's own messages.\n";
+
+static const char force_option[] =
+	"    -f, --force         With policy check or apply: accept a policy that\n"
+	"                        would lock admins out. That is one that, in enforce\n"
+	"                        mode, denies with a byte limit under 32K or an argc\n"
+	"                        or envc limit under 64 in [global] or [setuid] (sudo\n"
+	"                        meets them), [uid 0], or a [cgroup] on /, /init.scope,\n"
+	"                        /system.slice, /user.slice and below, or an ssh or\n"
+	"                        getty unit: 'argguard policy apply FILE' alone has 4\n"
+	"                        arguments. Without --force such a policy is refused\n"
+	"                        and nothing changes. The daemon never forces: it\n"
+	"                        applies such a file, at boot and on reload, only if\n"
+	"                        its [global] says allow_lockout = yes.\n";
+
+static const char signals_text[] =
 	"\n"
-	"SYNOPSIS\n"
-	"    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
-	"                 [--on-stop keep|unload] [-v]\n"
-	"    argguard policy check [--force] FILE\n"
-	"    argguard policy apply [--force] FILE\n"
-	"    argguard policy show\n"
-	"    argguard status\n"
-	"    argguard unload\n"
-	"    argguard --help | --version\n"
-	"\n"
-	"DESCRIPTION\n"
-	"    argguard judges every execve() by the bytes and counts of its\n"
-	"    argument and environment strings, in BPF LSM programs, against a\n"
-	"    site policy kept in pinned maps under " ARGGUARD_PIN_DIR "/.\n"
-	"    The most specific rule decides: the caller's nearest cgroup with a\n"
-	"    rule, then its uid, then [global]. A [setuid] rule applies on top\n"
-	"    to privilege-gaining execs and can only tighten.\n"
-	"\n"
+	"SIGNALS (argguard run)\n"
+	"    SIGTERM, SIGINT     Stop (see --on-stop).\n"
+	"    SIGHUP              Apply the policy file (systemctl reload argguard).\n"
+	"    SIGUSR1             Reopen the log, and nothing else (logrotate).\n";
+
+static const char run_description[] =
 	"    run           Load and attach the programs, pin maps and links, and\n"
 	"                  append one JSON line per offending exec to the log until\n"
 	"                  SIGTERM. It reports ready only once the bpf LSM is\n"
@@ -54,44 +78,64 @@ static const char usage_text[] =
 	"                  included, and the counters carry on, and records emitted\n"
 	"                  meanwhile are logged from the ring buffer. Enforcement\n"
 	"                  stays in place while no daemon runs, unless --on-stop\n"
-	"                  unload says otherwise.\n"
+	"                  unload says otherwise.\n";
+
+static const char check_description[] =
 	"    policy check  Validate FILE; change nothing. Like apply, it refuses a\n"
-	"                  policy that would lock admins out (see --force).\n"
+	"                  policy that would lock admins out (see --force).\n";
+
+static const char apply_description[] =
 	"    policy apply  Replace the live policy with FILE, atomically: a file\n"
 	"                  with an error changes nothing, and no exec sees half of\n"
-	"                  the new policy.\n"
+	"                  the new policy.\n";
+
+static const char show_description[] =
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
-	"                  policy file.\n"
+	"                  policy file.\n";
+
+static const char status_description[] =
 	"    status        Print the decision counters by scope and verdict, and\n"
 	"                  the records dropped by reason: rate_limited (summed\n"
-	"                  up in the log) and ring_full (lost).\n"
+	"                  up in the log) and ring_full (lost).\n";
+
+static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
-	"                  enforcement ends. Refuses while argguard run is live.\n"
-	"\n"
-	"OPTIONS\n"
-	"    -p, --policy FILE   Policy file (default " DEFAULT_POLICY_FILE ").\n"
-	"    -l, --log FILE      JSON-lines log (default " DEFAULT_LOG ").\n"
-	"    -a, --linux-audit   Also send each record to the Linux audit log, as\n"
-	"                        AUDIT_TRUSTED_APP (ausearch -m TRUSTED_APP).\n"
-	"    -s, --on-stop keep|unload\n"
-	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
-	"                        keep it in the pinned links (default), or unload\n"
-	"                        it as argguard unload would. A crash always keeps it.\n"
-	"    -f, --force         With policy check or apply: accept a policy that\n"
-	"                        would lock admins out. That is one that, in enforce\n"
-	"                        mode, denies with a byte limit under 32K or an argc\n"
-	"                        or envc limit under 64 in [global] or [setuid] (sudo\n"
-	"                        meets them), [uid 0], or a [cgroup] on /, /init.scope,\n"
-	"                        /system.slice, /user.slice and below, or an ssh or\n"
-	"                        getty unit: 'argguard policy apply FILE' alone has 4\n"
-	"                        arguments. Without --force such a policy is refused\n"
-	"                        and nothing changes. The daemon never forces: it\n"
-	"                        applies such a file, at boot and on reload, only if\n"
-	"                        its [global] says allow_lockout = yes.\n"
-	"    -v, --verbose       Show libbpf's own messages.\n"
-	"    -h, --help          Show this help.\n"
-	"    -V, --version       Show the version.\n"
+	"                  enforcement ends. Refuses while argguard run is live.\n";
+
+static const struct command_help commands[] = {
+	{ "run",
+	  "    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
+	  "                 [--on-stop keep|unload] [-v]\n",
+	  run_description, run_options, signals_text },
+	{ "policy check", "    argguard policy check [--force] FILE\n", check_description,
+	  force_option, NULL },
+	{ "policy apply", "    argguard policy apply [--force] FILE\n", apply_description,
+	  force_option, NULL },
+	{ "policy show", "    argguard policy show\n", show_description, NULL, NULL },
+	{ "status", "    argguard status\n", status_description, NULL, NULL },
+	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char help_synopsis[] = "    argguard --help | --version\n"
+				    "    argguard COMMAND --help\n";
+
+static const char help_description[] =
+	"    argguard judges every execve() by the bytes and counts of its\n"
+	"    argument and environment strings, in BPF LSM programs, against a\n"
+	"    site policy kept in pinned maps under " ARGGUARD_PIN_DIR "/.\n"
+	"    The most specific rule decides: the caller's nearest cgroup with a\n"
+	"    rule, then its uid, then [global]. A [setuid] rule applies on top\n"
+	"    to privilege-gaining execs and can only tighten.\n"
+	"\n";
+
+static const char help_options[] = "    -h, --help          Show this help.\n";
+
+static const char version_option[] = "    -V, --version       Show the version.\n";
+
+static const char help_policy_examples[] =
 	"\n"
 	"POLICY FILE\n"
 	"    [global]            mode = off|audit|enforce (required), empty_argv =\n"
@@ -104,7 +148,7 @@ static const char usage_text[] =
 	"                        max_envc (0 = no limit), action = allow|audit|deny,\n"
 	"                        errno = E2BIG|EPERM|EACCES|ENOMEM\n"
 	"    Each section and key at most once, lines of at most 197 bytes; every\n"
-	"    error names FILE:LINE. README.md has each key's range and default.\n"
+	"    error names FILE:LINE. argguard.conf(5) has each key's range and default.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    argguard policy check /etc/argguard/argguard.conf\n"
@@ -112,12 +156,9 @@ static const char usage_text[] =
 	"    systemctl reload argguard      # the same, through the daemon\n"
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
-	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n"
-	"\n"
-	"SIGNALS (argguard run)\n"
-	"    SIGTERM, SIGINT     Stop (see --on-stop).\n"
-	"    SIGHUP              Apply the policy file (systemctl reload argguard).\n"
-	"    SIGUSR1             Reopen the log, and nothing else (logrotate).\n"
+	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
+
+static const char help_tail[] =
 	"\n"
 	"RECOVERY\n"
 	"    argguard.mode=audit (or off) on the kernel command line forces that\n"
@@ -132,7 +173,146 @@ static const char usage_text[] =
 	"\n"
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
-	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n";
+	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n"
+	"\n"
+	"SEE ALSO\n"
+	"    argguard(8), argguard.conf(5)\n";
+
+/* Is c the command name, or one of the commands of the group name ("policy")? */
+static bool command_in(const struct command_help *c, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(c->name, name, len) && (c->name[len] == '\0' || c->name[len] == ' ');
+}
+
+enum help_part { SYNOPSIS, DESCRIPTION, OPTIONS, MORE };
+
+static const char *help_part(const struct command_help *c, enum help_part part)
+{
+	switch (part) {
+	case SYNOPSIS:
+		return c->synopsis;
+	case DESCRIPTION:
+		return c->description;
+	case OPTIONS:
+		return c->options;
+	default:
+		return c->more;
+	}
+}
+
+/* One part of the help of the commands in name (NULL: all), each text once. */
+static void print_part(FILE *out, const char *name, enum help_part part)
+{
+	const char *text, *last = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (name && !command_in(&commands[i], name))
+			continue;
+		text = help_part(&commands[i], part);
+		if (text && text != last)
+			fputs(text, out);
+		last = text;
+	}
+}
+
+/* argguard --help: every command. */
+static void print_usage(void)
+{
+	fputs("NAME\n"
+	      "    argguard - execve() argument-size policy and audit log\n"
+	      "\n"
+	      "SYNOPSIS\n",
+	      stdout);
+	print_part(stdout, NULL, SYNOPSIS);
+	fputs(help_synopsis, stdout);
+	fputs("\nDESCRIPTION\n", stdout);
+	fputs(help_description, stdout);
+	print_part(stdout, NULL, DESCRIPTION);
+	fputs("\nOPTIONS\n", stdout);
+	print_part(stdout, NULL, OPTIONS);
+	fputs(help_options, stdout);
+	fputs(version_option, stdout);
+	fputs(help_policy_examples, stdout);
+	fputs(signals_text, stdout);
+	fputs(help_tail, stdout);
+}
+
+/* No command, or an unknown one: the synopsis alone, on stderr. */
+static void print_short_usage(void)
+{
+	fputs("usage:\n", stderr);
+	print_part(stderr, NULL, SYNOPSIS);
+	fputs(help_synopsis, stderr);
+}
+
+/* argguard CMD --help: CMD's synopsis, description, options and sections. */
+static void print_command_help(const char *name)
+{
+	fputs("SYNOPSIS\n", stdout);
+	print_part(stdout, name, SYNOPSIS);
+	fputs("\nDESCRIPTION\n", stdout);
+	print_part(stdout, name, DESCRIPTION);
+	fputs("\nOPTIONS\n", stdout);
+	print_part(stdout, name, OPTIONS);
+	fputs(help_options, stdout);
+	print_part(stdout, name, MORE);
+	fputs("\nargguard --help and argguard(8) say more.\n", stdout);
+}
+
+/*
+ * The command argv[1] names: "run", "policy check" (then *words is 2), or
+ * the group "policy" when no known subcommand follows it. NULL for an
+ * unknown command.
+ */
+static const char *command_name(int argc, char **argv, char *buf, size_t len, int *words)
+{
+	size_t i;
+
+	*words = 2;
+	if (argc > 2) {
+		snprintf(buf, len, "%s %s", argv[1], argv[2]);
+		for (i = 0; i < ARRAY_SIZE(commands); i++)
+			if (!strcmp(commands[i].name, buf))
+				return buf;
+	}
+	*words = 1;
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (command_in(&commands[i], argv[1]))
+			return argv[1];
+	return NULL;
+}
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+/*
+ * argguard CMD ... --help, wherever --help is among CMD's arguments (up to a
+ * "--"): the name of CMD, whose help to print, or NULL.
+ */
+static const char *help_asked(int argc, char **argv, char *buf, size_t len)
+{
+	const char *name;
+	int words;
+
+	if (!strcmp(argv[1], "help")) /* argguard help CMD */
+		return argc > 2 ? command_name(argc - 1, argv + 1, buf, len, &words) : NULL;
+	name = command_name(argc, argv, buf, len, &words);
+	for (int i = 1 + words; name && i < argc && strcmp(argv[i], "--"); i++)
+		if (is_help(argv[i]))
+			return name;
+	return NULL;
+}
+
+static int unknown_command(const char *cmd)
+{
+	log_error("unknown command '%s' (try 'argguard --help')", cmd);
+	print_short_usage();
+	return 2;
+}
 
 static bool verbose;
 
@@ -240,8 +420,10 @@ static int policy_command(int argc, char **argv)
 	}
 	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
 	policy_free(&p);
-	if (ret)
-		log_error("%s%s", ret > 0 ? "warning: " : "", why);
+	if (ret > 0)
+		log_warning("%s", why);
+	else if (ret < 0)
+		log_error("%s", why);
 	if (ret < 0)
 		return 1;
 	printf("%s: valid\n", path);
@@ -288,7 +470,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 			verbose = true;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			print_command_help("run");
 			exit(0);
 		default:
 			return 2;
@@ -304,16 +486,24 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 int main(int argc, char **argv)
 {
 	struct run_opts opts;
-	const char *cmd;
+	const char *cmd, *help;
+	char name[64];
 	int err;
 
 	if (argc < 2) {
-		fputs(usage_text, stderr);
+		print_short_usage();
 		return 2;
 	}
 	cmd = argv[1];
-	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-		fputs(usage_text, stdout);
+	help = help_asked(argc, argv, name, sizeof(name));
+	if (help) {
+		print_command_help(help);
+		return 0;
+	}
+	if (!strcmp(cmd, "help") && argc > 2)
+		return unknown_command(argv[2]);
+	if (is_help(cmd) || !strcmp(cmd, "help")) {
+		print_usage();
 		return 0;
 	}
 	if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
@@ -342,6 +532,5 @@ int main(int argc, char **argv)
 		}
 		return status();
 	}
-	log_error("unknown command '%s' (try 'argguard --help')", cmd);
-	return 2;
+	return unknown_command(cmd);
 }

@@ -119,8 +119,8 @@ static void warn_if_unprivileged_bpf(void)
 
 	if (read_numbers("/proc/sys/kernel/unprivileged_bpf_disabled", &disabled, 1) == 1 &&
 	    disabled == 0)
-		log_error("warning: unprivileged BPF is enabled "
-			  "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
+		log_warning("unprivileged BPF is enabled "
+			    "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
 }
 
 static int ensure_pin_dir(void)
@@ -223,7 +223,7 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const
 	link = adopt_pinned(prog, pin);
 	if (link) {
 		*out = link;
-		fprintf(stderr, "argguard: adopted the pinned %s\n", pin);
+		log_info("adopted the pinned %s", pin);
 		return 0;
 	}
 	link = bpf_program__attach(prog);
@@ -352,10 +352,9 @@ static void flush_pending(struct logger *log)
 	memmove(log->pending, log->pending + done, (log->n_pending - done) * sizeof(char *));
 	log->n_pending -= done;
 	if (done && !log->n_pending)
-		fprintf(stderr,
-			"argguard: %s is writable again: wrote %u held records; "
-			"%llu failed writes since start\n",
-			log->path, done, (unsigned long long)log->write_errors);
+		log_info("%s is writable again: wrote %u held records; "
+			 "%llu failed writes since start",
+			 log->path, done, (unsigned long long)log->write_errors);
 }
 
 /* One record: a JSON line in the log file, and a journald entry. */
@@ -566,8 +565,7 @@ static void say_ready(int config_fd, const char *log_path)
 		log_error("failed to read the config map: %s", strerror(errno));
 	status = what[cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE];
 	sd_notifyf(0, "READY=1\nSTATUS=%s (probe exec denied)", status);
-	fprintf(stderr, "argguard: %s; probe exec denied; pins in %s, log %s\n", status,
-		ARGGUARD_PIN_DIR, log_path);
+	log_info("%s; probe exec denied; pins in %s, log %s", status, ARGGUARD_PIN_DIR, log_path);
 }
 
 /* Remove every pin and the pin directory; the programs detach as their pins go. */
@@ -637,9 +635,9 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 	if (!kernel_has_exact_sizes())
-		log_error("this kernel lacks argguard's exec patches: argv/envp sizes are "
-			  "derived from their total, and argc == 0 cannot be seen, so "
-			  "empty_argv rules never match");
+		log_notice("this kernel lacks argguard's exec patches: argv/envp sizes are "
+			   "derived from their total, and argc == 0 cannot be seen, so "
+			   "empty_argv rules never match");
 	/*
 	 * Attach before the first apply: the cgroup_mkdir program must be
 	 * watching before the apply looks for the cgroups its rules name.
@@ -650,8 +648,7 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
 	if (earlier_pins) {
-		fprintf(stderr, "argguard: keeping the pinned policy (reload to apply %s)\n",
-			opts->policy_path);
+		log_info("keeping the pinned policy (reload to apply %s)", opts->policy_path);
 	} else if (policy_apply_at_start(opts->policy_path) < 0) {
 		err = -1;
 		goto out_destroy;

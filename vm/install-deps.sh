@@ -13,8 +13,11 @@ PACKAGES=(
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
 	libaudit-dev
-	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis
-	clang-format jq libclang-rt-dev cppcheck clang-tidy
+	# man pages: doc/*.scd to roff
+	scdoc
+	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis, and
+	# groff, which lints the man pages
+	clang-format jq libclang-rt-dev cppcheck clang-tidy groff-base
 	# benchmarks: tests/bench/run.sh plots its results
 	gnuplot-nox
 	# kernel-patches: checkpatch.pl and its SPDX check

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# cli.sh ARGGUARD: what argguard prints without touching BPF, as TAP.
+#
+# --version and --help; COMMAND --help for every command that --help's
+# SYNOPSIS lists (and the policy group): that command's help on stdout,
+# exit 0; no command, or an unknown one: the synopsis on stderr, exit 2.
+# ARGGUARD is build/argguard or, without a kernel, build/tests/argguard_cli.
+set -euo pipefail
+
+ARGGUARD=
+n=0 failed=0
+out='' err='' rc=0
+
+# run ARGS...: sets out, err and rc.
+run() {
+	local o e
+	o=$(mktemp) e=$(mktemp)
+	rc=0
+	"$ARGGUARD" "$@" >"$o" 2>"$e" || rc=$?
+	out=$(cat "$o") err=$(cat "$e")
+	rm -f "$o" "$e"
+}
+
+pass() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+fail() {
+	n=$((n + 1)) failed=$((failed + 1))
+	echo "not ok $n - $1"
+	echo "#   exit status $rc; stdout, then stderr (their first lines):"
+	head -n 5 <<<"$out" | sed 's/^/#   | /'
+	head -n 5 <<<"$err" | sed 's/^/#   ! /'
+}
+
+# The lines under SYNOPSIS in the help $1.
+synopsis() {
+	sed -n '/^SYNOPSIS$/,/^$/p' <<<"$1" | sed '1d;/^$/d'
+}
+
+# The commands in --help's SYNOPSIS, one a line: "run", "policy check", ...
+commands() {
+	synopsis "$1" | sed -n -E 's/^    argguard ([a-z]+( [a-z]+)*).*/\1/p'
+}
+
+# The SYNOPSIS lines of the command (or group) $2 in the help $1: each
+# "argguard $2 ..." line and the lines that continue it.
+synopsis_of() {
+	synopsis "$1" | awk -v cmd="    argguard $2 " '
+		/^    argguard / { on = index($0 " ", cmd) == 1 }
+		on'
+}
+
+check_version() {
+	local v
+	for v in --version -V; do
+		run "$v"
+		if [[ $rc == 0 && $out =~ ^argguard\ [0-9]+\.[0-9]+\.[0-9]+$ && -z $err ]]; then
+			pass "argguard $v prints the name and version and exits 0"
+		else
+			fail "argguard $v prints the name and version and exits 0"
+		fi
+	done
+}
+
+check_help() {
+	local h
+	for h in --help -h help; do
+		run "$h"
+		if [[ $rc == 0 && $out == NAME* && $out == *SYNOPSIS* && -z $err ]]; then
+			pass "argguard $h prints the manual on stdout and exits 0"
+		else
+			fail "argguard $h prints the manual on stdout and exits 0"
+		fi
+	done
+}
+
+# check_command_help HELP CMD: argguard CMD --help, -h and help CMD.
+check_command_help() {
+	local help=$1 cmd=$2 synopsis h
+	local -a words
+	read -ra words <<<"$cmd"
+
+	synopsis=$(synopsis_of "$help" "$cmd")
+	for h in --help -h; do
+		run "${words[@]}" "$h"
+		if [[ $rc == 0 && $out == SYNOPSIS* && -n $synopsis && $out == *"$synopsis"* &&
+			-z $err ]]; then
+			pass "argguard $cmd $h prints its synopsis from --help on stdout and exits 0"
+		else
+			fail "argguard $cmd $h prints its synopsis from --help on stdout and exits 0"
+		fi
+	done
+	if [[ $(synopsis "$out") == "$synopsis" ]]; then
+		pass "argguard $cmd --help shows no other command's synopsis"
+	else
+		fail "argguard $cmd --help shows no other command's synopsis"
+	fi
+	run help "${words[@]}"
+	if [[ $rc == 0 && $out == SYNOPSIS* && $out == *"$synopsis"* ]]; then
+		pass "argguard help $cmd prints the help of $cmd"
+	else
+		fail "argguard help $cmd prints the help of $cmd"
+	fi
+}
+
+check_usage_errors() {
+	local args
+	run
+	if [[ $rc == 2 && -z $out && $err == usage:* && $err == *"    argguard run "* &&
+		$(wc -l <<<"$err") -lt 20 ]]; then
+		pass "argguard with no arguments prints the synopsis alone on stderr and exits 2"
+	else
+		fail "argguard with no arguments prints the synopsis alone on stderr and exits 2"
+	fi
+	for args in frobnicate "help frobnicate"; do
+		# shellcheck disable=SC2086 # two words for "help frobnicate"
+		run $args
+		if [[ $rc == 2 && -z $out && $err == *"unknown command 'frobnicate'"* &&
+			$err == *usage:* ]]; then
+			pass "argguard $args names the command, prints the synopsis on stderr, exits 2"
+		else
+			fail "argguard $args names the command, prints the synopsis on stderr, exits 2"
+		fi
+	done
+}
+
+main() {
+	local help cmd
+	local -a cmds
+	ARGGUARD=${1:?usage: tests/cli.sh ARGGUARD}
+	echo "TAP version 13"
+
+	check_version
+	check_help
+	run --help
+	help=$out
+	mapfile -t cmds < <(commands "$help")
+	if ((${#cmds[@]} >= 6)); then
+		pass "--help's SYNOPSIS lists the commands: ${cmds[*]}"
+	else
+		fail "--help's SYNOPSIS lists the commands (found: ${cmds[*]})"
+	fi
+	for cmd in "${cmds[@]}" policy; do
+		check_command_help "$help" "$cmd"
+	done
+	check_usage_errors
+
+	echo "1..$n"
+	echo "# $((n - failed)) passed, $failed failed"
+	((failed == 0))
+}
+
+main "$@"
