@@ -148,46 +148,54 @@ test_fresh_start_with_no_good_policy_enforces_the_safe_default() {
 }
 
 # policy_sets: "A" or "B" for a live policy that is wholly one of the two
-# below, "torn" for anything else.
+# below (2,000 uid rules each), "torn" for anything else.
 policy_sets() {
 	local show a b
 	show=$(argguard policy show 2>&1) || echo "policy show failed: $show" >&2
 	a=$(grep -c '^max_total_bytes = 100000$' <<<"$show" || true)
 	b=$(grep -c '^max_total_bytes = 200000$' <<<"$show" || true)
-	if ((a == 300 && b == 0)); then
+	if ((a == 2000 && b == 0)); then
 		echo A
-	elif ((a == 0 && b == 300)); then
+	elif ((a == 0 && b == 2000)); then
 		echo B
 	else
 		echo "torn ($a A rules, $b B rules)"
 	fi
 }
 
+# Two CLI applies and the daemon's reloads at once, each writing 2,000 rules:
+# unserialized, two of them write the same inactive set, and a mix of A and
+# B is left live.
 test_concurrent_applies_never_interleave() {
 	trap 'restore_site_policy' EXIT
-	local uid cli reload seen torn=0
+	local uid cli_a cli_b reload seen torn=0
 	gen() {
 		printf '[global]\nmode = enforce\nmax_total_bytes = 1M\n'
-		for ((uid = 20000; uid < 20300; uid++)); do
+		for ((uid = 20000; uid < 22000; uid++)); do
 			printf '[uid %d]\nmax_total_bytes = %d\n' "$uid" "$1"
 		done
 	}
 	cp "$POLICY_FILE" /tmp/argguard-policy.orig
 	gen 100000 >/tmp/argguard-a.conf
-	gen 200000 >"$POLICY_FILE"
+	gen 200000 >/tmp/argguard-b.conf
+	cp /tmp/argguard-b.conf "$POLICY_FILE"
 	argguard policy apply /tmp/argguard-a.conf 2>/dev/null
-	(for ((i = 0; i < 15; i++)); do argguard policy apply /tmp/argguard-a.conf 2>/dev/null; done) &
-	cli=$!
-	(for ((i = 0; i < 15; i++)); do systemctl reload argguard.service; done) &
+	(for ((i = 0; i < 10; i++)); do argguard policy apply /tmp/argguard-a.conf 2>/dev/null; done) &
+	cli_a=$!
+	(for ((i = 0; i < 10; i++)); do argguard policy apply /tmp/argguard-b.conf 2>/dev/null; done) &
+	cli_b=$!
+	(for ((i = 0; i < 10; i++)); do systemctl reload argguard.service; done) &
 	reload=$!
-	while kill -0 "$cli" 2>/dev/null || kill -0 "$reload" 2>/dev/null; do
+	while kill -0 "$cli_a" 2>/dev/null || kill -0 "$cli_b" 2>/dev/null ||
+		kill -0 "$reload" 2>/dev/null; do
 		seen=$(policy_sets)
 		if [[ $seen == torn* ]]; then
 			torn=$((torn + 1))
 			echo "$seen"
 		fi
 	done
-	wait "$cli" || fail "a CLI apply failed"
+	wait "$cli_a" || fail "a CLI apply failed"
+	wait "$cli_b" || fail "a CLI apply failed"
 	wait "$reload" || fail "a reload failed"
 	seen=$(policy_sets)
 	echo "last: $seen"
