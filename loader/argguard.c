@@ -18,6 +18,7 @@
 #include "apply.h"
 #include "daemon.h"
 #include "log.h"
+#include "metrics.h"
 #include "policy_maps.h"
 
 static const char usage_text[] =
@@ -30,7 +31,7 @@ static const char usage_text[] =
 	"    argguard policy check [--force] FILE\n"
 	"    argguard policy apply [--force] FILE\n"
 	"    argguard policy show\n"
-	"    argguard status\n"
+	"    argguard status [--format text|json|prometheus]\n"
 	"    argguard unload\n"
 	"    argguard --help | --version\n"
 	"\n"
@@ -62,9 +63,11 @@ static const char usage_text[] =
 	"                  the new policy.\n"
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
 	"                  policy file.\n"
-	"    status        Print the decision counters by scope and verdict, and\n"
-	"                  the records dropped by reason: rate_limited (summed\n"
-	"                  up in the log) and ring_full (lost).\n"
+	"    status        Print the mode, the last apply's outcome, the decision\n"
+	"                  counters by scope and verdict, and the records dropped\n"
+	"                  by reason: rate_limited (summed up in the log) and\n"
+	"                  ring_full (lost). --format json prints one JSON object,\n"
+	"                  --format prometheus the Prometheus text format.\n"
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
 	"                  enforcement ends. Refuses while argguard run is live.\n"
@@ -112,6 +115,7 @@ static const char usage_text[] =
 	"    systemctl reload argguard      # the same, through the daemon\n"
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
+	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n"
 	"\n"
 	"SIGNALS (argguard run)\n"
@@ -143,35 +147,51 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-static int status(void)
+/* status [--format text|json|prometheus]: the counters, mode and last apply. */
+static int status(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{},
+	};
+	struct argguard_metrics m = { 0 };
 	struct policy_maps maps;
-	struct argguard_config cfg;
-	unsigned long long sum;
 	char err[512];
+	int format = METRICS_TEXT, c, ret;
 
+	optind = 1;
+	opterr = 0; /* getopt would name "status" as the program */
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c != 'F')
+			goto usage;
+		format = metrics_format_parse(optarg);
+		if (format < 0) {
+			log_error("--format takes text, json or prometheus, not '%s'", optarg);
+			return 2;
+		}
+	}
+	if (optind != argc)
+		goto usage;
 	if (policy_maps_open(&maps, err, sizeof(err))) {
 		log_error("%s", err);
 		return 1;
 	}
-	if (policy_maps_config(&maps, &cfg)) {
-		log_error("failed to read the config map: %s", strerror(errno));
-		policy_maps_close(&maps);
+	ret = metrics_read_maps(maps.fd[MAP_CONFIG], maps.fd[MAP_COUNTERS], maps.fd[MAP_DROPS], &m);
+	policy_maps_close(&maps);
+	if (ret) {
+		log_error("failed to read the config map: %s", strerror(-ret));
 		return 1;
 	}
-	printf("mode: %s\n",
-	       mode_name(cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE));
-	apply_status_print(stdout);
-	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++) {
-		sum = counter_sum(maps.fd[MAP_COUNTERS], key);
-		printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
-		       verdict_name(key % ARGGUARD_NR_VERDICTS), sum);
+	apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
+	ret = metrics_print(stdout, format, &m);
+	if (ret) {
+		log_error("failed to format the status: %s", strerror(-ret));
+		return 1;
 	}
-	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
-		printf("records_dropped.%s: %llu\n", drop_name(reason),
-		       (unsigned long long)counter_sum(maps.fd[MAP_DROPS], reason));
-	policy_maps_close(&maps);
 	return 0;
+usage:
+	log_error("usage: argguard status [--format text|json|prometheus]");
+	return 2;
 }
 
 /* check|apply [--force] FILE: the file, or NULL on a usage error. */
@@ -335,13 +355,8 @@ int main(int argc, char **argv)
 		}
 		return unload();
 	}
-	if (!strcmp(cmd, "status")) {
-		if (argc != 2) {
-			log_error("status takes no arguments");
-			return 2;
-		}
-		return status();
-	}
+	if (!strcmp(cmd, "status"))
+		return status(argc - 1, argv + 1);
 	log_error("unknown command '%s' (try 'argguard --help')", cmd);
 	return 2;
 }
