@@ -27,7 +27,7 @@ static const char usage_text[] =
 	"\n"
 	"SYNOPSIS\n"
 	"    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
-	"                 [--on-stop keep|unload] [-v]\n"
+	"                 [--on-stop keep|unload] [--metrics-dir DIR] [-v]\n"
 	"    argguard policy check [--force] FILE\n"
 	"    argguard policy apply [--force] FILE\n"
 	"    argguard policy show\n"
@@ -66,8 +66,9 @@ static const char usage_text[] =
 	"    status        Print the mode, the last apply's outcome, the decision\n"
 	"                  counters by scope and verdict, and the records dropped\n"
 	"                  by reason: rate_limited (summed up in the log) and\n"
-	"                  ring_full (lost). --format json prints one JSON object,\n"
-	"                  --format prometheus the Prometheus text format.\n"
+	"                  ring_full (lost). --format json prints one JSON object;\n"
+	"                  --format prometheus, the metrics that --metrics-dir\n"
+	"                  writes.\n"
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
 	"                  enforcement ends. Refuses while argguard run is live.\n"
@@ -81,6 +82,12 @@ static const char usage_text[] =
 	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
 	"                        keep it in the pinned links (default), or unload\n"
 	"                        it as argguard unload would. A crash always keeps it.\n"
+	"    -m, --metrics-dir DIR\n"
+	"                        Keep DIR/" METRICS_TEXTFILE " current for node_exporter's\n"
+	"                        textfile collector (on Debian, DIR is\n"
+	"                        " DEBIAN_TEXTFILE_DIR "): rewritten\n"
+	"                        atomically every 5 seconds and on reload, removed on\n"
+	"                        stop. Default: no metrics file.\n"
 	"    -f, --force         With policy check or apply: accept a policy that\n"
 	"                        would lock admins out. That is one that, in enforce\n"
 	"                        mode, denies with a byte limit under 32K or an argc\n"
@@ -137,6 +144,8 @@ static const char usage_text[] =
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
 	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n";
+
+_Static_assert(METRICS_INTERVAL_S == 5, "--help says --metrics-dir rewrites every 5 seconds");
 
 static bool verbose;
 
@@ -279,6 +288,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 		{ "linux-audit", no_argument, NULL, 'a' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "on-stop", required_argument, NULL, 's' },
+		{ "metrics-dir", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -286,7 +296,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 
 	*opts = (struct run_opts){ .log_path = DEFAULT_LOG, .policy_path = DEFAULT_POLICY_FILE };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:l:s:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:s:m:avh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opts->linux_audit = true;
@@ -296,6 +306,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 			break;
 		case 'l':
 			opts->log_path = optarg;
+			break;
+		case 'm':
+			opts->metrics_dir = optarg;
 			break;
 		case 's':
 			if (strcmp(optarg, "keep") && strcmp(optarg, "unload")) {
