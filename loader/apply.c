@@ -60,38 +60,25 @@ static int boot_recovery_mode(void)
 	return mode;
 }
 
-/* Record this boot's last apply for argguard status: "what happened" lines. */
-static void set_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void set_status(const char *fmt, ...)
+/*
+ * Record this boot's last apply for argguard status and the metrics: a
+ * "what happened" line, whether the file asked for is in force, and when.
+ */
+static void set_status(bool success, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void set_status(bool success, const char *fmt, ...)
 {
 	FILE *f = fopen(ARGGUARD_APPLY_STATUS ".new", "we");
-	char when[32];
-	time_t now = time(NULL);
-	struct tm tm;
+	char message[APPLY_STATUS_LINE_MAX - 64]; /* less "last apply: TIME: " */
 	va_list ap;
 
 	if (!f)
 		return;
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
-	fprintf(f, "last apply: %s: ", when);
 	va_start(ap, fmt);
-	vfprintf(f, fmt, ap);
+	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
-	fputc('\n', f);
+	apply_status_format(f, success, time(NULL), message);
 	if (fclose(f) == 0)
 		rename(ARGGUARD_APPLY_STATUS ".new", ARGGUARD_APPLY_STATUS);
-}
-
-void apply_status_print(FILE *out)
-{
-	char line[1024];
-	FILE *f = fopen(ARGGUARD_APPLY_STATUS, "re");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		fputs(line, out);
-	fclose(f);
 }
 
 /* Keep p as the policy a fresh start falls back on; a failure here only warns. */
@@ -192,10 +179,11 @@ int policy_apply_file(const char *path, bool force)
 	ret = apply_file_locked(path, force, err, sizeof(err));
 	if (ret) {
 		log_error("policy not applied, the live policy is unchanged: %s", err);
-		set_status("%s not applied: %s; the policy in force is unchanged", path, err);
+		set_status(false, "%s not applied: %s; the policy in force is unchanged", path,
+			   err);
 	} else {
 		log_info("applied %s", path);
-		set_status("applied %s", path);
+		set_status(true, "applied %s", path);
 	}
 	apply_unlock(lock);
 	return ret;
@@ -211,7 +199,7 @@ int policy_apply_at_start(const char *path)
 		return -1;
 	if (!apply_file_locked(path, false, err, sizeof(err))) {
 		log_info("applied %s", path);
-		set_status("applied %s", path);
+		set_status(true, "applied %s", path);
 		goto out;
 	}
 	log_error("policy not applied: %s", err);
@@ -221,7 +209,7 @@ int policy_apply_at_start(const char *path)
 	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, err, sizeof(err))) {
 		log_notice("in force instead: the last policy that applied, %s",
 			   ARGGUARD_LAST_GOOD);
-		set_status("%s not applied: %s; in force: the last policy that applied (%s)", path,
+		set_status(false, "%s not applied: %s; in force: the last policy that applied (%s)", path,
 			   why, ARGGUARD_LAST_GOOD);
 		goto out;
 	}
@@ -230,12 +218,13 @@ int policy_apply_at_start(const char *path)
 	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
 	if (apply_policy(&safe, err, sizeof(err))) {
 		log_error("failed to apply even the built-in default policy: %s", err);
-		set_status("%s not applied: %s; nothing could be applied: %s", path, why, err);
+		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
+			   err);
 		ret = -1;
 		goto out;
 	}
 	log_notice("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
-	set_status("%s not applied: %s; in force: the built-in default (mode enforce, "
+	set_status(false, "%s not applied: %s; in force: the built-in default (mode enforce, "
 		   "max_total_bytes 1M)",
 		   path, why);
 out:

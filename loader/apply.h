@@ -42,7 +42,4 @@ int policy_apply_file(const char *path, bool force);
  */
 int policy_apply_at_start(const char *path);
 
-/* Print the outcome of this boot's last apply, if any, to out. */
-void apply_status_print(FILE *out);
-
 #endif /* ARGGUARD_APPLY_H */

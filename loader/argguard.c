@@ -18,6 +18,7 @@
 #include "apply.h"
 #include "daemon.h"
 #include "log.h"
+#include "metrics.h"
 #include "policy_maps.h"
 
 /*
@@ -43,6 +44,12 @@ static const char run_options[] =
 	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
 	"                        keep it in the pinned links (default), or unload\n"
 	"                        it as argguard unload would. A crash always keeps it.\n"
+	"    -m, --metrics-dir DIR\n"
+	"                        Keep DIR/" METRICS_TEXTFILE " current for node_exporter's\n"
+	"                        textfile collector (on Debian, DIR is\n"
+	"                        " DEBIAN_TEXTFILE_DIR "): rewritten\n"
+	"                        atomically every 5 seconds and on reload, removed on\n"
+	"                        stop. Default: no metrics file.\n"
 	"    -v, --verbose       Show libbpf's own messages.\n";
 
 static const char force_option[] =
@@ -93,10 +100,17 @@ static const char show_description[] =
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
 	"                  policy file.\n";
 
+static const char status_options[] =
+	"        --format text|json|prometheus\n"
+	"                        With status: the output format (default text).\n";
+
 static const char status_description[] =
-	"    status        Print the decision counters by scope and verdict, and\n"
-	"                  the records dropped by reason: rate_limited (summed\n"
-	"                  up in the log) and ring_full (lost).\n";
+	"    status        Print the mode, the last apply's outcome, the decision\n"
+	"                  counters by scope and verdict, and the records dropped\n"
+	"                  by reason: rate_limited (summed up in the log) and\n"
+	"                  ring_full (lost). --format json prints one JSON object;\n"
+	"                  --format prometheus, the metrics that --metrics-dir\n"
+	"                  writes.\n";
 
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
@@ -106,14 +120,15 @@ static const char unload_description[] =
 static const struct command_help commands[] = {
 	{ "run",
 	  "    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
-	  "                 [--on-stop keep|unload] [-v]\n",
+	  "                 [--on-stop keep|unload] [--metrics-dir DIR] [-v]\n",
 	  run_description, run_options, signals_text },
 	{ "policy check", "    argguard policy check [--force] FILE\n", check_description,
 	  force_option, NULL },
 	{ "policy apply", "    argguard policy apply [--force] FILE\n", apply_description,
 	  force_option, NULL },
 	{ "policy show", "    argguard policy show\n", show_description, NULL, NULL },
-	{ "status", "    argguard status\n", status_description, NULL, NULL },
+	{ "status", "    argguard status [--format text|json|prometheus]\n", status_description,
+	  status_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -156,6 +171,7 @@ static const char help_policy_examples[] =
 	"    systemctl reload argguard      # the same, through the daemon\n"
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
+	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
 static const char help_tail[] =
@@ -314,6 +330,8 @@ static int unknown_command(const char *cmd)
 	return 2;
 }
 
+_Static_assert(METRICS_INTERVAL_S == 5, "--help says --metrics-dir rewrites every 5 seconds");
+
 static bool verbose;
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -323,35 +341,51 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-static int status(void)
+/* status [--format text|json|prometheus]: the counters, mode and last apply. */
+static int status(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{},
+	};
+	struct argguard_metrics m = { 0 };
 	struct policy_maps maps;
-	struct argguard_config cfg;
-	unsigned long long sum;
 	char err[512];
+	int format = METRICS_TEXT, c, ret;
 
+	optind = 1;
+	opterr = 0; /* getopt would name "status" as the program */
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (c != 'F')
+			goto usage;
+		format = metrics_format_parse(optarg);
+		if (format < 0) {
+			log_error("--format takes text, json or prometheus, not '%s'", optarg);
+			return 2;
+		}
+	}
+	if (optind != argc)
+		goto usage;
 	if (policy_maps_open(&maps, err, sizeof(err))) {
 		log_error("%s", err);
 		return 1;
 	}
-	if (policy_maps_config(&maps, &cfg)) {
-		log_error("failed to read the config map: %s", strerror(errno));
-		policy_maps_close(&maps);
+	ret = metrics_read_maps(maps.fd[MAP_CONFIG], maps.fd[MAP_COUNTERS], maps.fd[MAP_DROPS], &m);
+	policy_maps_close(&maps);
+	if (ret) {
+		log_error("failed to read the config map: %s", strerror(-ret));
 		return 1;
 	}
-	printf("mode: %s\n",
-	       mode_name(cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE));
-	apply_status_print(stdout);
-	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++) {
-		sum = counter_sum(maps.fd[MAP_COUNTERS], key);
-		printf("%s.%s: %llu\n", scope_name(key / ARGGUARD_NR_VERDICTS),
-		       verdict_name(key % ARGGUARD_NR_VERDICTS), sum);
+	apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
+	ret = metrics_print(stdout, format, &m);
+	if (ret) {
+		log_error("failed to format the status: %s", strerror(-ret));
+		return 1;
 	}
-	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
-		printf("records_dropped.%s: %llu\n", drop_name(reason),
-		       (unsigned long long)counter_sum(maps.fd[MAP_DROPS], reason));
-	policy_maps_close(&maps);
 	return 0;
+usage:
+	log_error("usage: argguard status [--format text|json|prometheus]");
+	return 2;
 }
 
 /* check|apply [--force] FILE: the file, or NULL on a usage error. */
@@ -441,6 +475,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 		{ "linux-audit", no_argument, NULL, 'a' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "on-stop", required_argument, NULL, 's' },
+		{ "metrics-dir", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -448,7 +483,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 
 	*opts = (struct run_opts){ .log_path = DEFAULT_LOG, .policy_path = DEFAULT_POLICY_FILE };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:l:s:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:s:m:avh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opts->linux_audit = true;
@@ -458,6 +493,9 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 			break;
 		case 'l':
 			opts->log_path = optarg;
+			break;
+		case 'm':
+			opts->metrics_dir = optarg;
 			break;
 		case 's':
 			if (strcmp(optarg, "keep") && strcmp(optarg, "unload")) {
@@ -525,12 +563,7 @@ int main(int argc, char **argv)
 		}
 		return unload();
 	}
-	if (!strcmp(cmd, "status")) {
-		if (argc != 2) {
-			log_error("status takes no arguments");
-			return 2;
-		}
-		return status();
-	}
+	if (!strcmp(cmd, "status"))
+		return status(argc - 1, argv + 1);
 	return unknown_command(cmd);
 }

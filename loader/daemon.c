@@ -36,6 +36,7 @@
 #include "journal.h"
 #include "linux_audit.h"
 #include "log.h"
+#include "metrics.h"
 #include "policy_maps.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
@@ -494,6 +495,52 @@ static void report_losses(struct logger *log, int drops_fd, struct losses *last)
 	save_reported(last);
 }
 
+/* The node_exporter textfile, when --metrics-dir asks for one. */
+struct metrics_file {
+	const char *dir; /* NULL: none */
+	uint64_t next_ns; /* CLOCK_MONOTONIC: when it is due again */
+	bool failing; /* the last write failed, and said so */
+};
+
+/* Rewrite the textfile now. A failure is logged once, and again once it works. */
+static void write_metrics(struct argguard_bpf *skel, struct metrics_file *mf)
+{
+	struct argguard_metrics m = { 0 };
+	int err;
+
+	if (!mf->dir)
+		return;
+	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
+	err = metrics_read_maps(bpf_map__fd(skel->maps.config), bpf_map__fd(skel->maps.counters),
+				bpf_map__fd(skel->maps.drops), &m);
+	if (!err) {
+		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
+		err = metrics_write_textfile(mf->dir, &m);
+	}
+	if (err && !mf->failing)
+		log_error("failed to write %s/%s: %s; trying again every %d seconds", mf->dir,
+			  METRICS_TEXTFILE, strerror(-err), METRICS_INTERVAL_S);
+	else if (!err && mf->failing)
+		fprintf(stderr, "argguard: writing %s/%s again\n", mf->dir, METRICS_TEXTFILE);
+	mf->failing = err != 0;
+}
+
+/*
+ * No daemon, no metrics: node_exporter stops serving them, rather than
+ * numbers that nobody updates (and, after --on-stop unload, a mode that is
+ * no longer in force).
+ */
+static void remove_metrics(const struct metrics_file *mf)
+{
+	char path[4096];
+
+	if (!mf->dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", mf->dir, METRICS_TEXTFILE);
+	if (unlink(path) && errno != ENOENT)
+		log_error("failed to remove %s: %s", path, strerror(errno));
+}
+
 static void install_signals(void)
 {
 	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup },
@@ -607,6 +654,7 @@ int run_daemon(const struct run_opts *opts)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
 	struct logger log = { .path = opts->log_path, .fd = -1, .audit_fd = -1 };
+	struct metrics_file metrics = { .dir = opts->metrics_dir };
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
@@ -684,12 +732,14 @@ int run_daemon(const struct run_opts *opts)
 		load_reported(&losses);
 	install_signals();
 	say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
+	write_metrics(skel, &metrics);
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
 			say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
+			write_metrics(skel, &metrics);
 		}
 		if (reopen) {
 			reopen = 0;
@@ -706,8 +756,11 @@ int run_daemon(const struct run_opts *opts)
 		}
 		flush_pending(&log);
 		report_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
+		if (metrics.dir && monotonic_ns() >= metrics.next_ns)
+			write_metrics(skel, &metrics);
 	}
 	sd_notify(0, "STOPPING=1");
+	remove_metrics(&metrics);
 	ring_buffer__consume(rb);
 	report_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
 	err = err < 0 ? err : 0;

@@ -8,6 +8,8 @@
 #define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
 #define ARGGUARD_RUN_LOCK "/run/argguard.lock"
 #define ARGGUARD_REPORTED "/run/argguard.reported" /* drop counts already summed up */
+/* How often argguard run rewrites the metrics textfile, in seconds. */
+#define METRICS_INTERVAL_S 5
 /* argguard run's exit status when it cannot prove enforcement: no restart helps. */
 #define EXIT_NOT_ENFORCING 78 /* EX_CONFIG */
 
@@ -16,6 +18,7 @@ struct run_opts {
 	const char *policy_path;
 	bool linux_audit; /* also send records to the Linux audit log */
 	bool unload_on_stop; /* on SIGTERM, unpin everything: enforcement ends */
+	const char *metrics_dir; /* node_exporter textfile directory, or NULL */
 };
 
 /* argguard run: load, attach, pin, apply the policy, log until SIGTERM. */

@@ -71,6 +71,21 @@ uint64_t counter_sum(int fd, __u32 key)
 	return sum;
 }
 
+int metrics_read_maps(int config_fd, int counters_fd, int drops_fd, struct argguard_metrics *m)
+{
+	struct argguard_config cfg;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
+		return -errno;
+	m->mode = cfg.mode;
+	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++)
+		m->decisions[key] = counter_sum(counters_fd, key);
+	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
+		m->dropped[reason] = counter_sum(drops_fd, reason);
+	return 0;
+}
+
 /*
  * Delete every key of one rule set from a hash map keyed by (set, ...): walk
  * once to collect them, then delete, as a delete may reorder the walk.

@@ -5,6 +5,7 @@
 #ifndef ARGGUARD_POLICY_MAPS_H
 #define ARGGUARD_POLICY_MAPS_H
 
+#include "metrics.h"
 #include "policy.h"
 
 enum policy_map {
@@ -30,6 +31,13 @@ int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg)
 
 /* One counter of the per-CPU counters map at fd, summed over CPUs; 0 if unreadable. */
 uint64_t counter_sum(int fd, __u32 key);
+
+/*
+ * The mode, decision counters and drops of argguard status, from the maps at
+ * these fds (m->last_apply is left alone). Returns 0, or a negative errno if
+ * the config map cannot be read; an unreadable counter reads as 0.
+ */
+int metrics_read_maps(int config_fd, int counters_fd, int drops_fd, struct argguard_metrics *m);
 
 /*
  * Write p into the rule set that execs are not reading, then switch them to

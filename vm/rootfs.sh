@@ -17,6 +17,8 @@ PACKAGES=(
 	libbpf1 libjson-c5 libinih1 libaudit1 # argguard's runtime
 	bpftool jq util-linux procps libcap2-bin logrotate # what the guest tests drive
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
+	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics
+	prometheus # for promtool, which checks the exposition format; its server stays masked
 )
 
 # The first apt source that serves $SUITE main, in either sources format.
@@ -44,6 +46,7 @@ configure_base() {
 	ln -sf /dev/null "$root/etc/systemd/system/getty@.service"
 	ln -sf /dev/null "$root/etc/systemd/system/serial-getty@.service"
 	ln -sf /dev/null "$root/etc/systemd/system/systemd-logind.service"
+	ln -sf /dev/null "$root/etc/systemd/system/prometheus.service"
 	chroot "$root" passwd -d root >/dev/null
 	chroot "$root" useradd -m -s /bin/bash -u 1000 tester
 	rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*

@@ -94,7 +94,8 @@ install_argguard() {
 		"$root/usr/lib/systemd/system/argguard.service"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.conf" "$root/etc/argguard/argguard.conf"
 	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.logrotate" "$root/etc/logrotate.d/argguard"
-	echo 'ARGGUARD_OPTS="--linux-audit"' >"$root/etc/default/argguard"
+	echo 'ARGGUARD_OPTS="--linux-audit --metrics-dir /var/lib/prometheus/node-exporter"' \
+		>"$root/etc/default/argguard"
 	enable_unit "$root" /usr/lib/systemd/system/argguard.service
 
 	install -D -m 0644 "$ARGGUARD_ROOT/vm/guest-job.service" \

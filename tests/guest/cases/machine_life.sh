@@ -128,6 +128,8 @@ test_fresh_start_with_a_broken_file_keeps_the_last_good_policy() {
 		fail "expected argguard status to name the file's error"
 	[[ $status == *"in force: the last policy that applied"* ]] ||
 		fail "expected argguard status to say the last good policy is in force"
+	assert_eq false "$(argguard status --format=json | jq .last_apply.success)" \
+		"last_apply.success while the last good policy stands in for the file"
 	assert_eq 204800 "$(live_limit)" "the live limit (the last good policy's)"
 	expect E2BIG "a 300K exec under the last good 200K policy" \
 		"$HELPERS/execsize" 300000 0 /bin/true

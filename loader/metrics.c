@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "metrics.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "policy.h"
+
+#define LAST_APPLY "last apply: "
+
+static const char *const format_names[] = {
+	[METRICS_TEXT] = "text",
+	[METRICS_JSON] = "json",
+	[METRICS_PROMETHEUS] = "prometheus",
+};
+
+int metrics_format_parse(const char *name)
+{
+	for (size_t i = 0; i < sizeof(format_names) / sizeof(format_names[0]); i++)
+		if (!strcmp(name, format_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The mode as the program reads it: any value above enforce is enforce. */
+static __u32 live_mode(const struct argguard_metrics *m)
+{
+	return m->mode <= ARGGUARD_MODE_ENFORCE ? m->mode : ARGGUARD_MODE_ENFORCE;
+}
+
+static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 verdict)
+{
+	return m->decisions[ARGGUARD_COUNTER(scope, verdict)];
+}
+
+/* argguard status as it always was: mode, the last apply, counters, drops. */
+static void print_text(FILE *out, const struct argguard_metrics *m)
+{
+	fprintf(out, "mode: %s\n", mode_name(live_mode(m)));
+	if (m->last_apply.known)
+		fprintf(out, "%s\n", m->last_apply.line);
+	for (__u32 s = 0; s < ARGGUARD_NR_SCOPES; s++)
+		for (__u32 v = 0; v < ARGGUARD_NR_VERDICTS; v++)
+			fprintf(out, "%s.%s: %" PRIu64 "\n", scope_name(s), verdict_name(v),
+				decisions(m, s, v));
+	for (__u32 r = 0; r < ARGGUARD_NR_DROPS; r++)
+		fprintf(out, "records_dropped.%s: %" PRIu64 "\n", drop_name(r), m->dropped[r]);
+}
+
+static json_object *last_apply_object(const struct apply_status *st)
+{
+	json_object *obj;
+
+	if (!st->known)
+		return NULL;
+	obj = json_object_new_object();
+	if (!obj)
+		return NULL;
+	json_object_object_add(obj, "success",
+			       st->has_result ? json_object_new_boolean(st->success) : NULL);
+	json_object_object_add(obj, "timestamp",
+			       st->has_result ? json_object_new_int64(st->timestamp) : NULL);
+	json_object_object_add(obj, "message", json_object_new_string(st->message));
+	return obj;
+}
+
+/*
+ * One object: {"mode", "last_apply" (null before any apply this boot),
+ * "decisions": {scope: {verdict: n}}, "records_dropped": {reason: n}}.
+ */
+static json_object *metrics_object(const struct argguard_metrics *m)
+{
+	json_object *obj = json_object_new_object(), *by_scope, *by_verdict, *drops;
+
+	if (!obj)
+		return NULL;
+	json_object_object_add(obj, "mode", json_object_new_string(mode_name(live_mode(m))));
+	json_object_object_add(obj, "last_apply", last_apply_object(&m->last_apply));
+	by_scope = json_object_new_object();
+	json_object_object_add(obj, "decisions", by_scope);
+	for (__u32 s = 0; by_scope && s < ARGGUARD_NR_SCOPES; s++) {
+		by_verdict = json_object_new_object();
+		json_object_object_add(by_scope, scope_name(s), by_verdict);
+		for (__u32 v = 0; by_verdict && v < ARGGUARD_NR_VERDICTS; v++)
+			json_object_object_add(by_verdict, verdict_name(v),
+					       json_object_new_uint64(decisions(m, s, v)));
+	}
+	drops = json_object_new_object();
+	json_object_object_add(obj, "records_dropped", drops);
+	for (__u32 r = 0; drops && r < ARGGUARD_NR_DROPS; r++)
+		json_object_object_add(drops, drop_name(r), json_object_new_uint64(m->dropped[r]));
+	return obj;
+}
+
+static int print_json(FILE *out, const struct argguard_metrics *m)
+{
+	json_object *obj = metrics_object(m);
+	const char *text;
+
+	if (!obj)
+		return -ENOMEM;
+	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (text)
+		fprintf(out, "%s\n", text);
+	json_object_put(obj);
+	return text ? 0 : -ENOMEM;
+}
+
+static void family(FILE *out, const char *name, const char *type, const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/*
+ * The Prometheus text exposition format (version 0.0.4). Label values are
+ * the fixed names of policy.c, which need no escaping. The last apply's
+ * gauges are left out when no apply has recorded them this boot.
+ */
+static void print_prometheus(FILE *out, const struct argguard_metrics *m)
+{
+	const struct apply_status *st = &m->last_apply;
+
+	family(out, "argguard_decisions_total", "counter",
+	       "Execs judged, by the scope of the rule that decided and the verdict.");
+	for (__u32 s = 0; s < ARGGUARD_NR_SCOPES; s++)
+		for (__u32 v = 0; v < ARGGUARD_NR_VERDICTS; v++)
+			fprintf(out,
+				"argguard_decisions_total{scope=\"%s\",verdict=\"%s\"} %" PRIu64
+				"\n",
+				scope_name(s), verdict_name(v), decisions(m, s, v));
+	family(out, "argguard_records_dropped_total", "counter",
+	       "Audit records that never reached the ring buffer, by reason: rate_limited "
+	       "(held back by event_rate, summed up in the log) or ring_full (lost).");
+	for (__u32 r = 0; r < ARGGUARD_NR_DROPS; r++)
+		fprintf(out, "argguard_records_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
+			drop_name(r), m->dropped[r]);
+	family(out, "argguard_policy_mode", "gauge",
+	       "The policy mode in force: 1 for the live mode, 0 for the others.");
+	for (__u32 mode = ARGGUARD_MODE_OFF; mode <= ARGGUARD_MODE_ENFORCE; mode++)
+		fprintf(out, "argguard_policy_mode{mode=\"%s\"} %d\n", mode_name(mode),
+			mode == live_mode(m));
+	if (!st->known || !st->has_result)
+		return;
+	family(out, "argguard_last_apply_success", "gauge",
+	       "1 if the last policy apply this boot put its file in force; 0 if it left the "
+	       "policy unchanged or fell back to another.");
+	fprintf(out, "argguard_last_apply_success %d\n", st->success);
+	family(out, "argguard_last_apply_timestamp_seconds", "gauge",
+	       "When the last policy apply this boot ran, in seconds since the epoch.");
+	fprintf(out, "argguard_last_apply_timestamp_seconds %" PRId64 "\n", st->timestamp);
+}
+
+int metrics_print(FILE *out, enum metrics_format format, const struct argguard_metrics *m)
+{
+	switch (format) {
+	case METRICS_JSON:
+		return print_json(out, m);
+	case METRICS_PROMETHEUS:
+		print_prometheus(out, m);
+		return 0;
+	case METRICS_TEXT:
+	default:
+		print_text(out, m);
+		return 0;
+	}
+}
+
+void apply_status_format(FILE *out, bool success, time_t when, const char *message)
+{
+	char stamp[32];
+	struct tm tm;
+
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&when, &tm));
+	fprintf(out, LAST_APPLY "%s: ", stamp);
+	for (; *message; message++) /* one line, whatever a file name holds */
+		fputc(*message == '\n' ? ' ' : *message, out);
+	fprintf(out, "\nsuccess=%d\ntimestamp=%lld\n", success, (long long)when);
+}
+
+/* A field's value as a number, if the whole value is one. */
+static bool parse_number(const char *text, long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoll(text, &end, 10);
+	return end != text && *end == '\0' && !errno;
+}
+
+void apply_status_parse(const char *text, struct apply_status *st)
+{
+	bool have_success = false, have_timestamp = false;
+	const char *p, *sep;
+	char field[64];
+	long long v;
+	size_t len;
+
+	*st = (struct apply_status){ .message = st->line };
+	for (p = text; *p; p += len + (p[len] == '\n')) {
+		len = strcspn(p, "\n");
+		if (!st->known && !strncmp(p, LAST_APPLY, strlen(LAST_APPLY))) {
+			snprintf(st->line, sizeof(st->line), "%.*s", (int)len, p);
+			st->known = true;
+			continue;
+		}
+		if (len >= sizeof(field))
+			continue;
+		snprintf(field, sizeof(field), "%.*s", (int)len, p);
+		if (!strncmp(field, "success=", 8) && parse_number(field + 8, &v) &&
+		    (v == 0 || v == 1)) {
+			st->success = v;
+			have_success = true;
+		} else if (!strncmp(field, "timestamp=", 10) && parse_number(field + 10, &v)) {
+			st->timestamp = v;
+			have_timestamp = true;
+		}
+	}
+	st->has_result = st->known && have_success && have_timestamp;
+	/* "last apply: TIME: MESSAGE": the time holds no ": " */
+	sep = st->known ? strstr(st->line + strlen(LAST_APPLY), ": ") : NULL;
+	st->message = sep ? sep + 2 : st->line;
+}
+
+void apply_status_load(const char *path, struct apply_status *st)
+{
+	char text[APPLY_STATUS_LINE_MAX + 256];
+	FILE *f = fopen(path, "re");
+	size_t n = 0;
+
+	if (f) {
+		n = fread(text, 1, sizeof(text) - 1, f);
+		fclose(f);
+	}
+	text[n] = '\0';
+	apply_status_parse(text, st);
+}
+
+int metrics_write_textfile(const char *dir, const struct argguard_metrics *m)
+{
+	char path[4096], tmp[4096];
+	FILE *f;
+	int fd, err = 0;
+
+	if (snprintf(path, sizeof(path), "%s/" METRICS_TEXTFILE, dir) >= (int)sizeof(path) ||
+	    snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	/* Not *.prom: node_exporter never reads it half-written. */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
+		err = -errno;
+		close(fd);
+		goto out_unlink;
+	}
+	errno = 0;
+	metrics_print(f, METRICS_PROMETHEUS, m);
+	if (ferror(f))
+		err = errno ? -errno : -EIO;
+	/* No fsync: a file lost to a crash is rewritten seconds into the next start. */
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err)
+		goto out_unlink;
+	if (rename(tmp, path)) {
+		err = -errno;
+		goto out_unlink;
+	}
+	return 0;
+out_unlink:
+	unlink(tmp);
+	return err;
+}

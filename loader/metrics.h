@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What argguard status reports, and the daemon's node_exporter textfile:
+ * the numbers (mode, decision counters, drops, the last apply's outcome) in
+ * a plain struct, and pure functions that print them as text, JSON or the
+ * Prometheus text exposition format. No libbpf: the maps are read elsewhere.
+ */
+#ifndef ARGGUARD_METRICS_H
+#define ARGGUARD_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include <linux/types.h>
+
+#include "argguard.h"
+
+/* The file in the textfile directory; node_exporter reads only *.prom. */
+#define METRICS_TEXTFILE "argguard.prom"
+/* Where Debian's prometheus-node-exporter looks for textfiles by default. */
+#define DEBIAN_TEXTFILE_DIR "/var/lib/prometheus/node-exporter"
+
+/* The longest "last apply:" line kept: a path and two error messages fit. */
+#define APPLY_STATUS_LINE_MAX 16384
+
+/* The last apply's outcome, from the apply status file. */
+struct apply_status {
+	bool known; /* there was a status file with a "last apply:" line */
+	bool has_result; /* it had success= and timestamp= (an older one has only the line) */
+	bool success; /* the file asked for is in force */
+	int64_t timestamp; /* when it ran, in seconds since the epoch */
+	char line
+		[APPLY_STATUS_LINE_MAX]; /* "last apply: TIME: MESSAGE", as argguard status prints it */
+	const char *message; /* points into line: MESSAGE, or the whole line */
+};
+
+struct argguard_metrics {
+	__u32 mode; /* config.mode as read from the map: above enforce reads as enforce */
+	uint64_t decisions[ARGGUARD_NR_COUNTERS]; /* by ARGGUARD_COUNTER(scope, verdict) */
+	uint64_t dropped[ARGGUARD_NR_DROPS]; /* by enum argguard_drop */
+	struct apply_status last_apply;
+};
+
+enum metrics_format {
+	METRICS_TEXT,
+	METRICS_JSON,
+	METRICS_PROMETHEUS,
+};
+
+/* "text", "json" or "prometheus": the format, or -1. */
+int metrics_format_parse(const char *name);
+
+/* Print m in the format: 0, or a negative errno (-ENOMEM for JSON). */
+int metrics_print(FILE *out, enum metrics_format format, const struct argguard_metrics *m);
+
+/*
+ * Write the apply status file's contents: the human line, then the fields
+ * the metrics read. message is what happened ("applied FILE", ...).
+ */
+void apply_status_format(FILE *out, bool success, time_t when, const char *message);
+
+/* Read what apply_status_format() wrote (or an older file: the line only). */
+void apply_status_parse(const char *text, struct apply_status *st);
+
+/* apply_status_parse() of the file at path; st->known is false without one. */
+void apply_status_load(const char *path, struct apply_status *st);
+
+/*
+ * Write m in the Prometheus format to dir/argguard.prom, atomically: a
+ * temporary file in dir, renamed over it, mode 0644 whatever the umask, so
+ * node_exporter (user prometheus on Debian) can read it. Returns 0 or a
+ * negative errno.
+ */
+int metrics_write_textfile(const char *dir, const struct argguard_metrics *m);
+
+#endif /* ARGGUARD_METRICS_H */

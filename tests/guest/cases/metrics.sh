@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0
+# Metrics: argguard status --format json|prometheus, and the textfile that
+# Debian's prometheus-node-exporter serves (the guest runs the daemon with
+# --metrics-dir, vm/run.sh).
+
+TEXTFILE_DIR=/var/lib/prometheus/node-exporter
+TEXTFILE=$TEXTFILE_DIR/argguard.prom
+NODE_EXPORTER=http://127.0.0.1:9100/metrics
+
+# prom_value METRIC: the value of METRIC (with its labels, as exposed) on stdin.
+prom_value() { awk -v m="$1" '$1 == m { print $2 }'; }
+
+# wait_for SECONDS CMD...: run CMD every half second until it succeeds.
+wait_for() {
+	local i n=$(($1 * 2))
+	shift
+	for ((i = 0; i < n; i++)); do
+		if "$@"; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+
+scrape() { curl -fsS --max-time 30 "$NODE_EXPORTER"; }
+
+# textfile_says METRIC VALUE: the textfile has METRIC at VALUE.
+textfile_says() { [[ -f $TEXTFILE && $(prom_value "$1" <"$TEXTFILE") == "$2" ]]; }
+
+test_status_json_counts_a_denied_exec() {
+	local before after limit json
+	json=$(argguard status --format=json)
+	echo "before: $json"
+	before=$(jq -e '.decisions.global.deny' <<<"$json") ||
+		fail "expected decisions.global.deny in argguard status --format=json"
+	limit=$(live_limit)
+	expect E2BIG "an exec one byte over the global limit" \
+		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	json=$(argguard status --format=json)
+	echo "after: $json"
+	after=$(jq -e '.decisions.global.deny' <<<"$json") ||
+		fail "expected decisions.global.deny in argguard status --format=json"
+	assert_eq $((before + 1)) "$after" "decisions.global.deny after one denied exec"
+	jq -e '.mode == "enforce" and .last_apply.success == true and .last_apply.timestamp > 0
+		and (.last_apply.message | startswith("applied "))
+		and (.records_dropped | keys == ["rate_limited", "ring_full"])
+		and (.decisions | keys | length == 6)' <<<"$json" >/dev/null ||
+		fail "expected mode enforce, a successful last apply, drops by reason and 6 scopes"
+}
+
+test_status_text_keeps_the_apply_line_without_its_fields() {
+	local text
+	text=$(argguard status)
+	sed -n 1,3p <<<"$text"
+	[[ $(sed -n 2p <<<"$text") == "last apply: "*": applied "* ]] ||
+		fail "expected the second line to be the human 'last apply:' line"
+	[[ $text != *success=* && $text != *timestamp=* ]] ||
+		fail "expected the status file's machine fields to stay out of the text"
+	[[ $(grep -c . /run/argguard.apply-status) == 3 ]] ||
+		fail "expected the status file to hold the line, success= and timestamp="
+}
+
+test_status_prometheus_passes_promtool() {
+	local out rc=0
+	argguard status --format=prometheus >/tmp/argguard-status.prom
+	awk '/^argguard_/ && $2 != 0' /tmp/argguard-status.prom
+	out=$(promtool check metrics </tmp/argguard-status.prom 2>&1) || rc=$?
+	echo "promtool check metrics: exit $rc${out:+: $out}"
+	assert_eq 0 "$rc" "promtool check metrics' exit status"
+	assert_eq "" "$out" "promtool's findings"
+	assert_eq 1 "$(prom_value 'argguard_policy_mode{mode="enforce"}' </tmp/argguard-status.prom)" \
+		"argguard_policy_mode{mode=\"enforce\"}"
+	assert_eq 1 "$(prom_value argguard_last_apply_success </tmp/argguard-status.prom)" \
+		"argguard_last_apply_success"
+}
+
+test_metrics_textfile_is_world_readable_and_refreshed() {
+	local first
+	wait_for 10 test -f "$TEXTFILE" || fail "expected the daemon to write $TEXTFILE"
+	assert_eq "root:root 644" "$(stat -c '%U:%G %a' "$TEXTFILE")" \
+		"owner and mode of the textfile (node_exporter runs as prometheus)"
+	[[ ! -e $TEXTFILE.tmp ]] || fail "expected no temporary file left in $TEXTFILE_DIR"
+	first=$(stat -c %Y.%i "$TEXTFILE")
+	# A refresh is a new inode (rename) with a new mtime, every 5 seconds.
+	wait_for 12 bash -c "[[ \$(stat -c %Y.%i '$TEXTFILE') != '$first' ]]" ||
+		fail "expected $TEXTFILE to be replaced within 12 seconds"
+	promtool check metrics <"$TEXTFILE" || fail "expected promtool to accept $TEXTFILE"
+}
+
+test_node_exporter_serves_argguard_metrics() {
+	local deny limit page
+	wait_for 60 scrape >/dev/null 2>&1 ||
+		fail "expected prometheus-node-exporter on $NODE_EXPORTER: $(systemctl status prometheus-node-exporter 2>&1 | tail -n 5)"
+	page=$(scrape)
+	awk '/^argguard_decisions_total/ && $2 != 0' <<<"$page"
+	deny=$(prom_value 'argguard_decisions_total{scope="global",verdict="deny"}' <<<"$page")
+	[[ -n $deny ]] || fail "expected argguard_decisions_total{scope=\"global\",verdict=\"deny\"} on /metrics"
+	assert_eq 0 "$(prom_value node_textfile_scrape_error <<<"$page")" "node_textfile_scrape_error"
+	limit=$(live_limit)
+	expect E2BIG "an exec one byte over the global limit" \
+		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	wait_for 15 textfile_says 'argguard_decisions_total{scope="global",verdict="deny"}' \
+		$((deny + 1)) || fail "expected the textfile to count the denial within 15 seconds"
+	page=$(scrape)
+	assert_eq $((deny + 1)) \
+		"$(prom_value 'argguard_decisions_total{scope="global",verdict="deny"}' <<<"$page")" \
+		"the global deny count node_exporter serves after one more denial"
+	assert_eq 1 "$(prom_value 'argguard_policy_mode{mode="enforce"}' <<<"$page")" \
+		"argguard_policy_mode{mode=\"enforce\"} on /metrics"
+}
+
+test_metrics_textfile_shows_a_failed_reload() {
+	cp "$POLICY_FILE" /tmp/argguard-site.conf
+	trap 'mv /tmp/argguard-site.conf "$POLICY_FILE"; systemctl reload argguard.service' EXIT
+	printf '[global]\nmax_total_bytes = 1M\n' >"$POLICY_FILE" # no mode: refused
+	systemctl reload argguard.service
+	wait_for 10 textfile_says argguard_last_apply_success 0 ||
+		fail "expected argguard_last_apply_success 0 after a refused reload"
+	grep '^argguard_last_apply' "$TEXTFILE"
+	assert_eq 1 "$(prom_value 'argguard_policy_mode{mode="enforce"}' <"$TEXTFILE")" \
+		"the mode in force after a refused reload"
+	mv /tmp/argguard-site.conf "$POLICY_FILE"
+	trap - EXIT
+	systemctl reload argguard.service
+	wait_for 10 textfile_says argguard_last_apply_success 1 ||
+		fail "expected argguard_last_apply_success 1 once the file applies again"
+}
+
+test_metrics_textfile_goes_when_the_daemon_stops() {
+	trap 'systemctl start argguard.service' EXIT
+	systemctl stop argguard.service
+	[[ ! -e $TEXTFILE ]] || fail "expected $TEXTFILE removed when the daemon stops"
+	systemctl start argguard.service
+	trap - EXIT
+	wait_for 10 test -f "$TEXTFILE" || fail "expected $TEXTFILE back once the daemon runs"
+}

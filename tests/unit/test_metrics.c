@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "check.h"
+#include "metrics.h"
+
+/* What metrics_print() writes, as a string to free(). */
+static char *print(enum metrics_format format, const struct argguard_metrics *m)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	if (metrics_print(out, format, m))
+		fputs("<error>", out);
+	fclose(out);
+	return buf;
+}
+
+static bool has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+
+	for (const char *p = text; (p = strstr(p, line)); p++)
+		if ((p == text || p[-1] == '\n') && p[n] == '\n')
+			return true;
+	return false;
+}
+
+/* A machine seen by status: mode enforce, some decisions and drops, an apply. */
+static void example(struct argguard_metrics *m)
+{
+	*m = (struct argguard_metrics){ .mode = ARGGUARD_MODE_ENFORCE };
+	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_ALLOW)] = 1234;
+	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_DENY)] = 7;
+	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_KERNEL, ARGGUARD_VERDICT_KERNEL_REFUSED)] =
+		UINT64_MAX;
+	m->dropped[ARGGUARD_DROP_RING_FULL] = 3;
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: applied /etc/argguard/argguard.conf\n"
+			   "success=1\ntimestamp=1796292000\n",
+			   &m->last_apply);
+}
+
+static void format_names_parse(void)
+{
+	CHECK(metrics_format_parse("text") == METRICS_TEXT, "text");
+	CHECK(metrics_format_parse("json") == METRICS_JSON, "json");
+	CHECK(metrics_format_parse("prometheus") == METRICS_PROMETHEUS, "prometheus");
+	CHECK(metrics_format_parse("Prometheus") < 0 && metrics_format_parse("") < 0 &&
+		      metrics_format_parse("yaml") < 0,
+	      "any other format is refused");
+}
+
+static void text_is_the_status_of_old(void)
+{
+	static const char head[] =
+		"mode: enforce\n"
+		"last apply: 2026-12-03T10:00:00Z: applied /etc/argguard/argguard.conf\n"
+		"global.allow: 1234\n"
+		"global.audit: 0\n"
+		"global.would-deny: 0\n"
+		"global.deny: 7\n"
+		"global.kernel-refused: 0\n"
+		"uid.allow: 0\n";
+	struct argguard_metrics m;
+	char *text;
+
+	example(&m);
+	text = print(METRICS_TEXT, &m);
+	CHECK(!strncmp(text, head, strlen(head)),
+	      "text starts with the mode, the human apply line and the counters");
+	CHECK(has_line(text, "kernel.kernel-refused: 18446744073709551615"),
+	      "a counter prints whole, up to 2^64 - 1");
+	CHECK(has_line(text, "records_dropped.rate_limited: 0") &&
+		      has_line(text, "records_dropped.ring_full: 3"),
+	      "drops by reason");
+	CHECK(!strstr(text, "success=") && !strstr(text, "timestamp="),
+	      "the status file's machine fields stay out of the text");
+	free(text);
+}
+
+static void text_without_an_apply_has_no_apply_line(void)
+{
+	struct argguard_metrics m = { .mode = 7 };
+	char *text;
+
+	apply_status_parse("", &m.last_apply);
+	text = print(METRICS_TEXT, &m);
+	CHECK(!strncmp(text, "mode: enforce\nglobal.allow: 0\n", 30),
+	      "a mode above enforce reads as enforce, and no apply line");
+	free(text);
+}
+
+static json_object *parse_json(const char *text)
+{
+	return json_tokener_parse(text);
+}
+
+static uint64_t json_u64(json_object *obj, const char *a, const char *b, const char *c)
+{
+	json_object *o = obj;
+
+	if (!json_object_object_get_ex(o, a, &o) || !json_object_object_get_ex(o, b, &o) ||
+	    (c && !json_object_object_get_ex(o, c, &o)))
+		return 42;
+	return json_object_get_uint64(o);
+}
+
+static void json_is_one_object_with_everything(void)
+{
+	struct argguard_metrics m;
+	json_object *obj, *v;
+	char *text;
+
+	example(&m);
+	text = print(METRICS_JSON, &m);
+	obj = parse_json(text);
+	CHECK(obj && json_object_is_type(obj, json_type_object), "JSON parses to an object: %s",
+	      text);
+	CHECK(strchr(text, '\n') == text + strlen(text) - 1, "one line, ended by a newline");
+	CHECK(json_object_object_get_ex(obj, "mode", &v) &&
+		      !strcmp(json_object_get_string(v), "enforce"),
+	      "mode");
+	CHECK(json_u64(obj, "decisions", "global", "deny") == 7, "decisions.global.deny");
+	CHECK(json_u64(obj, "decisions", "global", "allow") == 1234, "decisions.global.allow");
+	CHECK(json_u64(obj, "decisions", "kernel", "kernel-refused") == UINT64_MAX,
+	      "decisions.kernel.kernel-refused keeps all 64 bits");
+	CHECK(json_u64(obj, "decisions", "cgroup", "would-deny") == 0, "zero counters are there");
+	CHECK(json_object_object_length(json_object_object_get(obj, "decisions")) ==
+		      ARGGUARD_NR_SCOPES,
+	      "every scope");
+	CHECK(json_u64(obj, "records_dropped", "ring_full", NULL) == 3 &&
+		      json_u64(obj, "records_dropped", "rate_limited", NULL) == 0,
+	      "records_dropped by reason");
+	CHECK(json_object_object_get_ex(obj, "last_apply", &v) &&
+		      json_object_get_boolean(json_object_object_get(v, "success")) &&
+		      json_object_get_int64(json_object_object_get(v, "timestamp")) == 1796292000 &&
+		      !strcmp(json_object_get_string(json_object_object_get(v, "message")),
+			      "applied /etc/argguard/argguard.conf"),
+	      "last_apply: success, timestamp, message");
+	CHECK(!strstr(text, "\\/"), "slashes are not escaped");
+	json_object_put(obj);
+	free(text);
+
+	apply_status_parse("", &m.last_apply);
+	text = print(METRICS_JSON, &m);
+	obj = parse_json(text);
+	CHECK(obj && json_object_object_get_ex(obj, "last_apply", &v) && !v,
+	      "last_apply is null before any apply: %s", text);
+	json_object_put(obj);
+	free(text);
+}
+
+/* [a-zA-Z_:], and digits after the first. */
+static bool name_char(char c, bool first)
+{
+	return c == '_' || c == ':' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+/*
+ * Each line is a comment, or NAME{LABELS} VALUE with a name in
+ * [a-zA-Z_:][a-zA-Z0-9_:]*, every label quoted, and a number.
+ */
+static bool exposition_lines_are_valid(const char *text, char *bad, size_t bad_len)
+{
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		const char *q = p, *end = p + len;
+
+		if (*p != '#') {
+			if (!name_char(*q, true))
+				goto bad;
+			while (q < end && name_char(*q, false))
+				q++;
+			if (q < end && *q == '{') {
+				q = memchr(q, '}', (size_t)(end - q));
+				if (!q)
+					goto bad;
+				q++;
+			}
+			if (q >= end || *q != ' ' ||
+			    strspn(q + 1, "0123456789") != (size_t)(end - q - 1))
+				goto bad;
+		}
+		if (!p[len])
+			return false; /* the last line has no newline */
+		p += len + 1;
+		continue;
+bad:
+		snprintf(bad, bad_len, "%.*s", (int)len, p);
+		return false;
+	}
+	return true;
+}
+
+static void prometheus_exposition(void)
+{
+	struct argguard_metrics m;
+	char *text, bad[256] = "";
+
+	example(&m);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(exposition_lines_are_valid(text, bad, sizeof(bad)), "every line is well formed: '%s'",
+	      bad);
+	CHECK(has_line(text, "# TYPE argguard_decisions_total counter") &&
+		      strstr(text, "# HELP argguard_decisions_total "),
+	      "decisions: a counter with help");
+	CHECK(has_line(text, "argguard_decisions_total{scope=\"global\",verdict=\"deny\"} 7"),
+	      "decisions by scope and verdict");
+	CHECK(has_line(text,
+		       "argguard_decisions_total{scope=\"kernel\",verdict=\"kernel-refused\"} "
+		       "18446744073709551615"),
+	      "a counter prints whole");
+	CHECK(has_line(text, "argguard_decisions_total{scope=\"uid\",verdict=\"allow\"} 0"),
+	      "zero counters are there, so rate() has a start");
+	CHECK(has_line(text, "# TYPE argguard_records_dropped_total counter") &&
+		      has_line(text, "argguard_records_dropped_total{reason=\"ring_full\"} 3") &&
+		      has_line(text, "argguard_records_dropped_total{reason=\"rate_limited\"} 0"),
+	      "drops by reason");
+	CHECK(has_line(text, "# TYPE argguard_policy_mode gauge") &&
+		      has_line(text, "argguard_policy_mode{mode=\"enforce\"} 1") &&
+		      has_line(text, "argguard_policy_mode{mode=\"audit\"} 0") &&
+		      has_line(text, "argguard_policy_mode{mode=\"off\"} 0"),
+	      "mode: 1 for the live one, 0 for the others");
+	CHECK(has_line(text, "# TYPE argguard_last_apply_success gauge") &&
+		      has_line(text, "argguard_last_apply_success 1"),
+	      "the last apply succeeded");
+	CHECK(has_line(text, "# TYPE argguard_last_apply_timestamp_seconds gauge") &&
+		      has_line(text, "argguard_last_apply_timestamp_seconds 1796292000"),
+	      "and when");
+	free(text);
+
+	m.mode = ARGGUARD_MODE_AUDIT;
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: /x not applied: /x:4: bad\n"
+			   "success=0\ntimestamp=1796292001\n",
+			   &m.last_apply);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "argguard_policy_mode{mode=\"audit\"} 1") &&
+		      has_line(text, "argguard_policy_mode{mode=\"enforce\"} 0"),
+	      "audit mode");
+	CHECK(has_line(text, "argguard_last_apply_success 0"), "a failed apply");
+	free(text);
+
+	apply_status_parse("", &m.last_apply);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(!strstr(text, "argguard_last_apply"), "no apply this boot: no apply gauges");
+	CHECK(exposition_lines_are_valid(text, bad, sizeof(bad)), "still well formed: '%s'", bad);
+	free(text);
+}
+
+static void apply_status_round_trips(void)
+{
+	struct apply_status st;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	apply_status_format(out, false, 1796292000,
+			    "/etc/a.conf not applied: x; in force: the built-in default");
+	fclose(out);
+	CHECK(!strcmp(buf, "last apply: 2026-12-03T10:00:00Z: /etc/a.conf not applied: x; in "
+			   "force: the built-in default\nsuccess=0\ntimestamp=1796292000\n"),
+	      "the human line first, then the fields");
+	apply_status_parse(buf, &st);
+	CHECK(st.known && st.has_result && !st.success && st.timestamp == 1796292000,
+	      "parsed back");
+	CHECK(!strcmp(st.message, "/etc/a.conf not applied: x; in force: the built-in default"),
+	      "the message without the time: %s", st.message);
+	free(buf);
+
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	apply_status_format(out, false, 1796292000, "applied /tmp/a\nsuccess=1");
+	fclose(out);
+	apply_status_parse(buf, &st);
+	CHECK(!st.success && !strchr(st.line, '\n') && strstr(st.line, "/tmp/a success=1"),
+	      "a newline in a file name cannot forge a field");
+	free(buf);
+}
+
+static void apply_status_of_an_older_daemon(void)
+{
+	struct apply_status st;
+
+	apply_status_parse(
+		"last apply: 2026-12-03T10:00:00Z: applied /etc/argguard/argguard.conf\n", &st);
+	CHECK(st.known && !st.has_result, "the line alone: known, but no result");
+	CHECK(!strcmp(st.line,
+		      "last apply: 2026-12-03T10:00:00Z: applied /etc/argguard/argguard.conf"),
+	      "the line, for the text");
+	apply_status_parse("success=1\ntimestamp=5\n", &st);
+	CHECK(!st.known && !st.has_result, "fields without the line are not an apply");
+	apply_status_parse("last apply: x: y\nsuccess=2\ntimestamp=5\n", &st);
+	CHECK(st.known && !st.has_result, "success must be 0 or 1");
+	apply_status_parse("last apply: x: y\nsuccess=1\ntimestamp=5s\n", &st);
+	CHECK(st.known && !st.has_result, "timestamp must be a number");
+}
+
+static void textfile_is_written_whole_and_readable(void)
+{
+	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], buf[8192];
+	struct argguard_metrics m;
+	struct stat sb;
+	mode_t old = umask(0077); /* the unit's is 0027: the file must be 0644 anyway */
+	char *want;
+	FILE *f;
+	size_t n;
+
+	example(&m);
+	CHECK(mkdtemp(dir) != NULL, "a scratch directory");
+	snprintf(path, sizeof(path), "%s/argguard.prom", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	CHECK(metrics_write_textfile(dir, &m) == 0, "written");
+	m.decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_DENY)] = 8;
+	CHECK(metrics_write_textfile(dir, &m) == 0, "written again, over the first");
+	CHECK(stat(path, &sb) == 0 && (sb.st_mode & 07777) == 0644, "mode 0644 under umask 077: %o",
+	      sb.st_mode & 07777);
+	CHECK(access(tmp, F_OK) && errno == ENOENT, "no temporary file left behind");
+	f = fopen(path, "r");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	want = print(METRICS_PROMETHEUS, &m);
+	CHECK(!strcmp(buf, want), "the file holds the latest exposition");
+	free(want);
+	unlink(path);
+	rmdir(dir);
+	CHECK(metrics_write_textfile(dir, &m) == -ENOENT, "a missing directory: -ENOENT");
+	umask(old);
+}
+
+int main(void)
+{
+	format_names_parse();
+	text_is_the_status_of_old();
+	text_without_an_apply_has_no_apply_line();
+	json_is_one_object_with_everything();
+	prometheus_exposition();
+	apply_status_round_trips();
+	apply_status_of_an_older_daemon();
+	textfile_is_written_whole_and_readable();
+	return check_done();
+}
