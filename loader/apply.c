@@ -209,8 +209,8 @@ int policy_apply_at_start(const char *path)
 	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, err, sizeof(err))) {
 		log_notice("in force instead: the last policy that applied, %s",
 			   ARGGUARD_LAST_GOOD);
-		set_status(false, "%s not applied: %s; in force: the last policy that applied (%s)", path,
-			   why, ARGGUARD_LAST_GOOD);
+		set_status(false, "%s not applied: %s; in force: the last policy that applied (%s)",
+			   path, why, ARGGUARD_LAST_GOOD);
 		goto out;
 	}
 	policy_init(&safe);
@@ -224,7 +224,8 @@ int policy_apply_at_start(const char *path)
 		goto out;
 	}
 	log_notice("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
-	set_status(false, "%s not applied: %s; in force: the built-in default (mode enforce, "
+	set_status(false,
+		   "%s not applied: %s; in force: the built-in default (mode enforce, "
 		   "max_total_bytes 1M)",
 		   path, why);
 out:
