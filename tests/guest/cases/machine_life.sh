@@ -150,12 +150,13 @@ test_fresh_start_with_no_good_policy_enforces_the_safe_default() {
 }
 
 # policy_sets: "A" or "B" for a live policy that is wholly one of the two
-# below (2,000 uid rules each), "torn" for anything else.
+# below (2,000 uid rules each, A's uids from 20000, B's from 30000), "torn"
+# for anything else.
 policy_sets() {
 	local show a b
 	show=$(argguard policy show 2>&1) || echo "policy show failed: $show" >&2
-	a=$(grep -c '^max_total_bytes = 100000$' <<<"$show" || true)
-	b=$(grep -c '^max_total_bytes = 200000$' <<<"$show" || true)
+	a=$(grep -c '^\[uid 2[0-9]\{4\}\]$' <<<"$show" || true)
+	b=$(grep -c '^\[uid 3[0-9]\{4\}\]$' <<<"$show" || true)
 	if ((a == 2000 && b == 0)); then
 		echo A
 	elif ((a == 0 && b == 2000)); then
@@ -166,20 +167,20 @@ policy_sets() {
 }
 
 # Two CLI applies and the daemon's reloads at once, each writing 2,000 rules:
-# unserialized, two of them write the same inactive set, and a mix of A and
-# B is left live.
+# unserialized, two of them write the same inactive set, and since A and B
+# name different uids, a mix of both is left live.
 test_concurrent_applies_never_interleave() {
 	trap 'restore_site_policy' EXIT
 	local uid cli_a cli_b reload seen torn=0
 	gen() {
 		printf '[global]\nmode = enforce\nmax_total_bytes = 1M\n'
-		for ((uid = 20000; uid < 22000; uid++)); do
-			printf '[uid %d]\nmax_total_bytes = %d\n' "$uid" "$1"
+		for ((uid = $1; uid < $1 + 2000; uid++)); do
+			printf '[uid %d]\nmax_total_bytes = 100000\n' "$uid"
 		done
 	}
 	cp "$POLICY_FILE" /tmp/argguard-policy.orig
-	gen 100000 >/tmp/argguard-a.conf
-	gen 200000 >/tmp/argguard-b.conf
+	gen 20000 >/tmp/argguard-a.conf
+	gen 30000 >/tmp/argguard-b.conf
 	cp /tmp/argguard-b.conf "$POLICY_FILE"
 	argguard policy apply /tmp/argguard-a.conf 2>/dev/null
 	(for ((i = 0; i < 10; i++)); do argguard policy apply /tmp/argguard-a.conf 2>/dev/null; done) &
