@@ -15,11 +15,11 @@
 #include "argguard.h"
 #include "arch.h"
 
-#define EPERM 1
-#define E2BIG 7
-#define ENOMEM 12
-#define EACCES 13
 #define RLIMIT_STACK 3
+
+/* vmlinux.h has no errno macros: E2BIG and the rest, from the shared table. */
+#define ARGGUARD_ERRNO_VALUE(name, nr) name = nr,
+enum { ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_VALUE) };
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -186,11 +186,9 @@ static void drop(__u32 reason)
 
 static __s32 safe_errno(__s32 err)
 {
+#define ARGGUARD_ERRNO_CASE(name, nr) case name:
 	switch (err) {
-	case EPERM:
-	case E2BIG:
-	case ENOMEM:
-	case EACCES:
+		ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_CASE)
 		return err;
 	}
 	return E2BIG;
@@ -498,17 +496,15 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
  * What an LSM program returns to deny with err: a constant on each path.
  * 6.12's verifier proves every return is in [-MAX_ERRNO, 0] and cannot
  * follow a negation it did not see done; 6.1 checks nothing and acts on
- * whatever comes back. safe_errno() has already narrowed err to these four.
+ * whatever comes back. safe_errno() has already narrowed err to the table.
  */
 static __always_inline int deny_return(__s32 err)
 {
+#define ARGGUARD_ERRNO_DENIED(name, nr) \
+	case name:                      \
+		return -name;
 	switch (err) {
-	case EPERM:
-		return -EPERM;
-	case ENOMEM:
-		return -ENOMEM;
-	case EACCES:
-		return -EACCES;
+		ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_DENIED)
 	}
 	return -E2BIG;
 }

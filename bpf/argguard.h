@@ -17,57 +17,112 @@
 #define ARGGUARD_HEAD_MAX_ARGS 64
 #define ARGGUARD_SHEBANG_LEN 254 /* a script's "#!" line after the "#!": BINPRM_BUF_SIZE - 2 */
 
+/*
+ * The names the BPF program and userspace share: one table per enum, in
+ * enum order, X(ENUMERATOR, "name"). An enumerator's value is its place in
+ * its table, and records and pinned maps hold these values, so entries are
+ * never reordered. The names are how the policy file, the records, argguard
+ * status and the metrics spell them (loader/names.c).
+ */
+#define ARGGUARD_ENUMERATOR(id, name) id,
+
 /* config.mode. Any other value reads as enforce. */
-enum argguard_mode {
-	ARGGUARD_MODE_OFF,
-	ARGGUARD_MODE_AUDIT, /* never deny; log what would be denied */
-	ARGGUARD_MODE_ENFORCE,
-};
+#define ARGGUARD_MODES(X)                                                          \
+	X(ARGGUARD_MODE_OFF, "off")                                                \
+	X(ARGGUARD_MODE_AUDIT, "audit") /* never deny; log what would be denied */ \
+	X(ARGGUARD_MODE_ENFORCE, "enforce")
 
 /* rule.action and config.empty_argv_action. Any other value reads as deny. */
-enum argguard_action {
-	ARGGUARD_ACTION_ALLOW, /* exempt: allowed whatever the limits */
-	ARGGUARD_ACTION_AUDIT, /* over a limit: allowed and logged */
-	ARGGUARD_ACTION_DENY, /* over a limit: refused with the rule's errno */
-};
+#define ARGGUARD_ACTIONS(X)                                                         \
+	X(ARGGUARD_ACTION_ALLOW, "allow") /* exempt: allowed whatever the limits */ \
+	X(ARGGUARD_ACTION_AUDIT, "audit") /* over a limit: allowed and logged */    \
+	X(ARGGUARD_ACTION_DENY, "deny") /* over a limit: refused with the rule's errno */
 
 /* Where the deciding rule came from. */
-enum argguard_scope {
-	ARGGUARD_SCOPE_GLOBAL,
-	ARGGUARD_SCOPE_UID,
-	ARGGUARD_SCOPE_CGROUP,
-	ARGGUARD_SCOPE_SETUID,
-	ARGGUARD_SCOPE_EMPTY_ARGV,
-	ARGGUARD_SCOPE_KERNEL, /* the kernel refused the exec before any LSM ran */
-	ARGGUARD_NR_SCOPES,
-};
+#define ARGGUARD_SCOPES(X)                         \
+	X(ARGGUARD_SCOPE_GLOBAL, "global")         \
+	X(ARGGUARD_SCOPE_UID, "uid")               \
+	X(ARGGUARD_SCOPE_CGROUP, "cgroup")         \
+	X(ARGGUARD_SCOPE_SETUID, "setuid")         \
+	X(ARGGUARD_SCOPE_EMPTY_ARGV, "empty_argv") \
+	X(ARGGUARD_SCOPE_KERNEL, "kernel") /* the kernel refused the exec before any LSM ran */
 
-enum argguard_verdict {
-	ARGGUARD_VERDICT_ALLOW,
-	ARGGUARD_VERDICT_AUDIT,
-	ARGGUARD_VERDICT_WOULD_DENY,
-	ARGGUARD_VERDICT_DENY,
-	ARGGUARD_VERDICT_KERNEL_REFUSED, /* E2BIG from the kernel itself */
-	ARGGUARD_NR_VERDICTS,
-};
+/* The outcome of an exec, mildest first. */
+#define ARGGUARD_VERDICTS(X)                         \
+	X(ARGGUARD_VERDICT_ALLOW, "allow")           \
+	X(ARGGUARD_VERDICT_AUDIT, "audit")           \
+	X(ARGGUARD_VERDICT_WOULD_DENY, "would-deny") \
+	X(ARGGUARD_VERDICT_DENY, "deny")             \
+	X(ARGGUARD_VERDICT_KERNEL_REFUSED, "kernel-refused") /* E2BIG from the kernel itself */
 
 /* The limit that decided, in event.limit_kind. */
-enum argguard_limit {
-	ARGGUARD_LIMIT_NONE,
-	ARGGUARD_LIMIT_ARGV_BYTES,
-	ARGGUARD_LIMIT_ENVP_BYTES,
-	ARGGUARD_LIMIT_TOTAL_BYTES,
-	ARGGUARD_LIMIT_ARGC,
-	ARGGUARD_LIMIT_ENVC,
-	ARGGUARD_LIMIT_EMPTY_ARGV,
-	ARGGUARD_LIMIT_KERNEL, /* the kernel's own: RLIMIT_STACK / 4, at most 6 MiB */
-	ARGGUARD_LIMIT_EXEC_ARG_MAX, /* the kernel's, capped lower by fs.exec_arg_max */
+#define ARGGUARD_LIMITS(X)                                                                         \
+	X(ARGGUARD_LIMIT_NONE, "none")                                                             \
+	X(ARGGUARD_LIMIT_ARGV_BYTES, "max_argv_bytes")                                             \
+	X(ARGGUARD_LIMIT_ENVP_BYTES, "max_envp_bytes")                                             \
+	X(ARGGUARD_LIMIT_TOTAL_BYTES, "max_total_bytes")                                           \
+	X(ARGGUARD_LIMIT_ARGC, "max_argc")                                                         \
+	X(ARGGUARD_LIMIT_ENVC, "max_envc")                                                         \
+	X(ARGGUARD_LIMIT_EMPTY_ARGV, "empty_argv")                                                 \
+	X(ARGGUARD_LIMIT_KERNEL, "kernel") /* the kernel's own: RLIMIT_STACK / 4, at most 6 MiB */ \
+	X(ARGGUARD_LIMIT_EXEC_ARG_MAX, "exec_arg_max") /* the kernel's, capped by fs.exec_arg_max */
+
+/* Why a record never reached the ring buffer: the index of the "drops" map. */
+#define ARGGUARD_DROPS(X)                                                                  \
+	X(ARGGUARD_DROP_RATE_LIMITED, "rate_limited") /* held back by config.event_rate */ \
+	X(ARGGUARD_DROP_RING_FULL, "ring_full") /* bpf_ringbuf_reserve() failed: lost */
+
+/*
+ * The errnos a deny rule may fail an exec with, X(NAME, its Linux number),
+ * as the policy file names them. A rule holding any other value denies with
+ * the first, E2BIG. (The BPF side has no errno.h: it takes the numbers from
+ * here, and userspace checks them against its own.)
+ */
+#define ARGGUARD_DENY_ERRNOS(X) \
+	X(E2BIG, 7)             \
+	X(EPERM, 1)             \
+	X(EACCES, 13)           \
+	X(ENOMEM, 12)
+#define ARGGUARD_DENY_ERRNO_INDEX(name, nr) ARGGUARD_DENY_ERRNO_##name,
+
+enum argguard_mode { ARGGUARD_MODES(ARGGUARD_ENUMERATOR) ARGGUARD_NR_MODES };
+enum argguard_action { ARGGUARD_ACTIONS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_ACTIONS };
+enum argguard_scope { ARGGUARD_SCOPES(ARGGUARD_ENUMERATOR) ARGGUARD_NR_SCOPES };
+enum argguard_verdict { ARGGUARD_VERDICTS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_VERDICTS };
+enum argguard_limit { ARGGUARD_LIMITS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_LIMITS };
+enum argguard_drop { ARGGUARD_DROPS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_DROPS };
+enum argguard_deny_errno_index {
+	ARGGUARD_DENY_ERRNOS(ARGGUARD_DENY_ERRNO_INDEX) ARGGUARD_NR_DENY_ERRNOS
 };
 
 /*
+ * What else each count is written into: a table that grows must grow them
+ * too. The counters and drops maps are pinned, so a new scope, verdict or
+ * drop reason changes a map that a running argguard has pinned: it must be
+ * unloaded (argguard unload) before the new one loads.
+ */
+_Static_assert(ARGGUARD_NR_MODES == 3 && ARGGUARD_MODE_ENFORCE == ARGGUARD_NR_MODES - 1,
+	       "a mode past the table reads as enforce, the last; the policy parser's message, "
+	       "argguard.conf(5) and the recovery switch name the modes");
+_Static_assert(ARGGUARD_NR_ACTIONS == 3 && ARGGUARD_ACTION_DENY == ARGGUARD_NR_ACTIONS - 1,
+	       "an action past the table reads as deny, the last; the policy parser's message, "
+	       "argguard --help and argguard.conf(5) name the actions");
+_Static_assert(ARGGUARD_NR_SCOPES == 6 && ARGGUARD_NR_VERDICTS == 5,
+	       "the pinned counters map holds one counter per scope and verdict");
+_Static_assert(ARGGUARD_VERDICT_ALLOW < ARGGUARD_VERDICT_AUDIT &&
+		       ARGGUARD_VERDICT_AUDIT < ARGGUARD_VERDICT_DENY,
+	       "verdicts go mildest first: the empty-argv check keeps the worse of two");
+_Static_assert(ARGGUARD_NR_LIMITS == 9,
+	       "each limit a rule can set has its policy key (loader/policy.c), its check in "
+	       "crossed_limit() and its lockout floor (policy_locks_out())");
+_Static_assert(ARGGUARD_NR_DROPS == 2, "the pinned drops map holds one counter per reason");
+_Static_assert(ARGGUARD_NR_DENY_ERRNOS == 4,
+	       "the policy parser's message, argguard --help and argguard.conf(5) name the errnos");
+
+/*
  * One rule. A limit of 0 means no limit. deny_errno is a positive errno
- * from a short list (E2BIG, EPERM, EACCES, ENOMEM); anything else reads as
- * E2BIG.
+ * of ARGGUARD_DENY_ERRNOS (E2BIG, EPERM, EACCES, ENOMEM); anything else
+ * reads as E2BIG.
  */
 struct argguard_rule {
 	__u64 max_argv_bytes;
@@ -128,13 +183,6 @@ struct argguard_cgroup_id_key {
 /* Per-CPU decision counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
 #define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))
 #define ARGGUARD_NR_COUNTERS (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS)
-
-/* Why a record never reached the ring buffer: the index of the "drops" map. */
-enum argguard_drop {
-	ARGGUARD_DROP_RATE_LIMITED, /* held back by config.event_rate: suppressed */
-	ARGGUARD_DROP_RING_FULL, /* bpf_ringbuf_reserve() failed: lost */
-	ARGGUARD_NR_DROPS,
-};
 
 /* Event flags. */
 #define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split and orig_argc known */

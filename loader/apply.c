@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "names.h"
 #include "recovery.h"
 
 /* The safe default of a fresh start with no policy that applies. */

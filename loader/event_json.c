@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE /* strerrorname_np() */
 #include "event_json.h"
-#include "policy.h"
+#include "names.h"
 
 #include <json-c/json.h>
 #include <stdbool.h>

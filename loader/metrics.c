@@ -11,7 +11,7 @@
 
 #include <json-c/json.h>
 
-#include "policy.h"
+#include "names.h"
 
 #define LAST_APPLY "last apply: "
 
@@ -121,7 +121,7 @@ static void family(FILE *out, const char *name, const char *type, const char *he
 
 /*
  * The Prometheus text exposition format (version 0.0.4). Label values are
- * the fixed names of policy.c, which need no escaping. The last apply's
+ * the fixed names of bpf/argguard.h, which need no escaping. The last apply's
  * gauges are left out when no apply has recorded them this boot.
  */
 static void print_prometheus(FILE *out, const struct argguard_metrics *m)
@@ -144,7 +144,7 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 			drop_name(r), m->dropped[r]);
 	family(out, "argguard_policy_mode", "gauge",
 	       "The policy mode in force: 1 for the live mode, 0 for the others.");
-	for (__u32 mode = ARGGUARD_MODE_OFF; mode <= ARGGUARD_MODE_ENFORCE; mode++)
+	for (__u32 mode = 0; mode < ARGGUARD_NR_MODES; mode++)
 		fprintf(out, "argguard_policy_mode{mode=\"%s\"} %d\n", mode_name(mode),
 			mode == live_mode(m));
 	if (!st->known || !st->has_result)

@@ -10,57 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "names.h"
 #include "units.h"
-
-static const char *const mode_names[] = { "off", "audit", "enforce" };
-static const char *const action_names[] = { "allow", "audit", "deny" };
-static const char *const verdict_names[] = { "allow", "audit", "would-deny", "deny",
-					     "kernel-refused" };
-static const char *const scope_names[] = { "global", "uid",	   "cgroup",
-					   "setuid", "empty_argv", "kernel" };
-static const char *const limit_names[] = {
-	"none",	    "max_argv_bytes", "max_envp_bytes", "max_total_bytes", "max_argc",
-	"max_envc", "empty_argv",     "kernel",		"exec_arg_max"
-};
-
-static const char *const drop_names[] = { "rate_limited", "ring_full" };
-
-static const struct {
-	const char *name;
-	int value;
-} errnos[] = { { "E2BIG", E2BIG }, { "EPERM", EPERM }, { "EACCES", EACCES }, { "ENOMEM", ENOMEM } };
-
-#define NAME_OF(table, i) ((i) < sizeof(table) / sizeof(table[0]) ? table[i] : "unknown")
-
-const char *mode_name(uint32_t mode)
-{
-	return NAME_OF(mode_names, mode);
-}
-
-const char *action_name(uint32_t action)
-{
-	return NAME_OF(action_names, action);
-}
-
-const char *verdict_name(uint32_t verdict)
-{
-	return NAME_OF(verdict_names, verdict);
-}
-
-const char *drop_name(uint32_t reason)
-{
-	return NAME_OF(drop_names, reason);
-}
-
-const char *scope_name(uint32_t scope)
-{
-	return NAME_OF(scope_names, scope);
-}
-
-const char *limit_name(uint32_t limit)
-{
-	return NAME_OF(limit_names, limit);
-}
 
 static int lookup(const char *const *names, size_t n, const char *text)
 {
@@ -68,14 +19,6 @@ static int lookup(const char *const *names, size_t n, const char *text)
 		if (!strcmp(names[i], text))
 			return (int)i;
 	return -1;
-}
-
-static const char *errno_name(int err)
-{
-	for (size_t i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++)
-		if (errnos[i].value == err)
-			return errnos[i].name;
-	return "E2BIG"; /* how the BPF side reads any other value */
 }
 
 static struct argguard_rule default_rule(void)
@@ -496,9 +439,9 @@ bad:
 }
 
 static void set_choice(struct parser *ps, const char *name, const char *value,
-		       const char *const *names, const char *expected, uint32_t *out)
+		       int (*parse)(const char *), const char *expected, uint32_t *out)
 {
-	int v = lookup(names, 3, value);
+	int v = parse(value);
 
 	if (v < 0)
 		fail(ps, "%s = %s: expected %s", name, value, expected);
@@ -526,11 +469,11 @@ static void set_global_key(struct parser *ps, enum key key, const char *value)
 
 	switch (key) {
 	case KEY_MODE:
-		set_choice(ps, name, value, mode_names, "off, audit or enforce", &p->mode);
+		set_choice(ps, name, value, mode_parse, "off, audit or enforce", &p->mode);
 		ps->have_mode = true;
 		break;
 	case KEY_EMPTY_ARGV:
-		set_choice(ps, name, value, action_names, "allow, audit or deny",
+		set_choice(ps, name, value, action_parse, "allow, audit or deny",
 			   &p->empty_argv_action);
 		break;
 	case KEY_HEAD_BYTES:
@@ -564,19 +507,18 @@ static void set_rule_key(struct parser *ps, enum key key, const char *value)
 	struct argguard_rule *r = ps->rule;
 	const char *name = key_names[key];
 	uint64_t n;
+	int v;
 
 	switch (key) {
 	case KEY_ACTION:
-		set_choice(ps, name, value, action_names, "allow, audit or deny", &r->action);
+		set_choice(ps, name, value, action_parse, "allow, audit or deny", &r->action);
 		break;
 	case KEY_ERRNO:
-		for (size_t i = 0; i < sizeof(errnos) / sizeof(errnos[0]); i++) {
-			if (!strcmp(errnos[i].name, value)) {
-				r->deny_errno = errnos[i].value;
-				return;
-			}
-		}
-		fail(ps, "errno = %s: expected E2BIG, EPERM, EACCES or ENOMEM", value);
+		v = deny_errno_parse(value);
+		if (v < 0)
+			fail(ps, "errno = %s: expected E2BIG, EPERM, EACCES or ENOMEM", value);
+		else
+			r->deny_errno = v;
 		break;
 	case KEY_MAX_ARGV_BYTES:
 	case KEY_MAX_ENVP_BYTES:
@@ -835,7 +777,7 @@ static void print_rule(FILE *out, const struct argguard_rule *r)
 	/* Values that bpftool wrote out of range are printed as the BPF side reads them. */
 	fprintf(out, "action = %s\n",
 		action_name(r->action <= ARGGUARD_ACTION_DENY ? r->action : ARGGUARD_ACTION_DENY));
-	fprintf(out, "errno = %s\n", errno_name(r->deny_errno));
+	fprintf(out, "errno = %s\n", deny_errno_name(r->deny_errno));
 }
 
 static bool rule_is_empty(const struct argguard_rule *r)

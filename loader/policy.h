@@ -123,11 +123,4 @@ int policy_lockout_gate(const struct policy *p, const char *name, bool force, ch
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);
 
-const char *mode_name(uint32_t mode);
-const char *action_name(uint32_t action);
-const char *verdict_name(uint32_t verdict);
-const char *drop_name(uint32_t reason);
-const char *scope_name(uint32_t scope);
-const char *limit_name(uint32_t limit);
-
 #endif /* ARGGUARD_POLICY_H */

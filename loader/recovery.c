@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "recovery.h"
 
+#include <stdbool.h>
 #include <string.h>
-#include <linux/types.h>
 
-#include "argguard.h"
+#include "names.h"
+
+/* Whether the len bytes at v spell mode's name. */
+static bool is_mode(const char *v, size_t len, uint32_t mode)
+{
+	const char *name = mode_name(mode);
+
+	return len == strlen(name) && !strncmp(v, name, len);
+}
 
 int recovery_mode(const char *cmdline, const char **bad)
 {
@@ -20,9 +28,9 @@ int recovery_mode(const char *cmdline, const char **bad)
 			const char *v = p + sizeof(key) - 1;
 			size_t vlen = len - (sizeof(key) - 1);
 
-			if (vlen == 3 && !strncmp(v, "off", 3)) {
+			if (is_mode(v, vlen, ARGGUARD_MODE_OFF)) {
 				mode = ARGGUARD_MODE_OFF;
-			} else if (vlen == 5 && !strncmp(v, "audit", 5)) {
+			} else if (is_mode(v, vlen, ARGGUARD_MODE_AUDIT)) {
 				mode = ARGGUARD_MODE_AUDIT;
 			} else {
 				*bad = v; /* the last one counts, as with any kernel parameter */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# help-man-sync.sh ARGGUARD DOC_DIR POLICY_C: keep the help and the man
-# pages in step, as TAP.
+# help-man-sync.sh ARGGUARD DOC_DIR POLICY_C ARGGUARD_H: keep the help and
+# the man pages in step, as TAP.
 #
 # argguard(8) (DOC_DIR/argguard.8.scd) must name every command, option
 # (short and long form together), signal, file and exit status that
@@ -9,8 +9,8 @@
 # --help knows; each command and exit status has an entry of its own.
 # argguard.conf(5) (DOC_DIR/argguard.conf.5.scd) must have an entry
 # ("*KEY* = ...") for every key the parser knows (the key_names table in
-# POLICY_C) and for no other, and name every errno a rule can take and
-# every section --help names. Apart from the entries, the pages are read as
+# POLICY_C) and for no other, and name every errno a rule can take (the
+# ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help names. Apart from the entries, the pages are read as
 # text: scdoc's *bold*, _underline_ and \ escapes removed and the lines
 # joined, so a phrase may wrap.
 set -euo pipefail
@@ -101,7 +101,7 @@ check_argguard_8() {
 }
 
 check_argguard_conf_5() {
-	local help=$1 page=$2 policy_c=$3 text key
+	local help=$1 page=$2 policy_c=$3 argguard_h=$4 text key
 	local -a keys items
 	text=$(page_text "$page")
 
@@ -115,8 +115,10 @@ check_argguard_conf_5() {
 			fail "argguard.conf(5) has an entry for the key $key"
 		fi
 	done
-	mapfile -t items < <(awk '/ errnos\[\] = \{/ { on = 1 } on { print } on && /\};/ { exit }' \
-		"$policy_c" | grep -o -E '"E[A-Z0-9]+"' | tr -d '"')
+	# The table's lines, "X(NAME, NUMBER)", up to the first without a "\".
+	mapfile -t items < <(awk '/^#define ARGGUARD_DENY_ERRNOS\(X\)/ { on = 1 }
+		on { print } on && !/\\$/ { exit }' "$argguard_h" |
+		sed -n -E 's/^[[:space:]]*X\((E[A-Z0-9]+),.*/\1/p')
 	expect_in "argguard.conf(5)" "$text" "the errno" "${items[@]}"
 	mapfile -t items < <(help_section "$help" 'POLICY FILE' | grep -o -E '\[[a-z]+( [^]]+)?\]' |
 		sort -u)
@@ -133,13 +135,13 @@ check_argguard_conf_5() {
 }
 
 main() {
-	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR POLICY_C}
-	local doc=${2:?} policy_c=${3:?} help
+	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR POLICY_C ARGGUARD_H}
+	local doc=${2:?} policy_c=${3:?} argguard_h=${4:?} help
 	echo "TAP version 13"
 	help=$("$argguard" --help)
 
 	check_argguard_8 "$help" "$doc/argguard.8.scd"
-	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$policy_c"
+	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$policy_c" "$argguard_h"
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"
