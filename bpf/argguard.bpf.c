@@ -23,45 +23,47 @@ enum { ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_VALUE) };
 
 char LICENSE[] SEC("license") = "GPL";
 
+/*
+ * The maps carry argguard_ in their names: a newer kernel's vmlinux.h can
+ * bring a type of any plain name (recent ones have a "config"). The loader
+ * pins them under ARGGUARD_PIN_DIR by the file names of its pin table
+ * (loader/pins.h), which admins use with bpftool and which stay as they were.
+ */
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct argguard_config);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} config SEC(".maps");
+} argguard_config SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2); /* one rule per set */
 	__type(key, __u32);
 	__type(value, struct argguard_rule);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} global_rules SEC(".maps");
+} argguard_global_rules SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct argguard_rule);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} setuid_rules SEC(".maps");
+} argguard_setuid_rules SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 2 * ARGGUARD_MAX_UID_RULES);
 	__type(key, struct argguard_uid_key);
 	__type(value, struct argguard_rule);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} uid_rules SEC(".maps");
+} argguard_uid_rules SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 2 * ARGGUARD_MAX_CGROUP_RULES);
 	__type(key, struct argguard_cgroup_key);
 	__type(value, struct argguard_rule);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} cgroup_rules SEC(".maps");
+} argguard_cgroup_rules SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -69,30 +71,26 @@ struct {
 	__uint(max_entries, 4 * ARGGUARD_MAX_CGROUP_RULES);
 	__type(key, struct argguard_cgroup_id_key);
 	__type(value, struct argguard_cgroup_key);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} cgroup_ids SEC(".maps");
+} argguard_cgroup_ids SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, ARGGUARD_NR_COUNTERS);
 	__type(key, __u32);
 	__type(value, __u64);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} counters SEC(".maps");
+} argguard_counters SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, ARGGUARD_NR_DROPS);
 	__type(key, __u32);
 	__type(value, __u64);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} drops SEC(".maps");
+} argguard_drops SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1024 * 1024);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} events SEC(".maps");
+} argguard_events SEC(".maps");
 
 /* The token bucket for records, as the time the next token is due (GCRA). */
 struct {
@@ -100,7 +98,7 @@ struct {
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);
-} record_bucket SEC(".maps");
+} argguard_record_bucket SEC(".maps");
 
 /* Execs that argguard itself denied, until their syscall returns. */
 struct {
@@ -108,7 +106,7 @@ struct {
 	__uint(max_entries, 4096);
 	__type(key, __u64); /* pid_tgid */
 	__type(value, __u8);
-} denied_execs SEC(".maps");
+} argguard_denied_execs SEC(".maps");
 
 /* fs.exec_arg_max, from kernel-patches/; its address is 0 on a stock kernel. */
 extern const void exec_arg_max __ksym __weak;
@@ -176,12 +174,12 @@ static void bump(void *map, __u32 index)
 
 static void count(__u32 index)
 {
-	bump(&counters, index);
+	bump(&argguard_counters, index);
 }
 
 static void drop(__u32 reason)
 {
-	bump(&drops, reason);
+	bump(&argguard_drops, reason);
 }
 
 static __s32 safe_errno(__s32 err)
@@ -262,7 +260,7 @@ static long ruled_ancestor(__u32 i, void *ctx)
 	struct argguard_cgroup_id_key k = { .set = w->set };
 
 	k.cgroup_id = bpf_get_current_ancestor_cgroup_id(w->level - (int)i);
-	if (!bpf_map_lookup_elem(&cgroup_ids, &k))
+	if (!bpf_map_lookup_elem(&argguard_cgroup_ids, &k))
 		return 0;
 	w->cgroup_id = k.cgroup_id;
 	return 1;
@@ -291,9 +289,9 @@ static const struct argguard_rule *cgroup_rule(__u32 set, struct decision *d)
 	if (!w.cgroup_id)
 		return NULL;
 	k.cgroup_id = w.cgroup_id;
-	path = bpf_map_lookup_elem(&cgroup_ids, &k);
+	path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
 	d->rule_id = w.cgroup_id;
-	return path ? bpf_map_lookup_elem(&cgroup_rules, path) : NULL;
+	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
 }
 
 /* The most specific rule for the caller: nearest cgroup, then uid, then global. */
@@ -308,7 +306,7 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
 		return rule;
 	}
 	uk.uid = (__u32)bpf_get_current_uid_gid();
-	rule = bpf_map_lookup_elem(&uid_rules, &uk);
+	rule = bpf_map_lookup_elem(&argguard_uid_rules, &uk);
 	if (rule) {
 		d->scope = ARGGUARD_SCOPE_UID;
 		d->rule_id = uk.uid;
@@ -316,7 +314,7 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
 	}
 	d->scope = ARGGUARD_SCOPE_GLOBAL;
 	d->rule_id = 0;
-	return bpf_map_lookup_elem(&global_rules, &set);
+	return bpf_map_lookup_elem(&argguard_global_rules, &set);
 }
 
 /*
@@ -414,7 +412,7 @@ static bool rate_allows(const struct argguard_config *cfg)
 
 	if (!cfg->event_rate)
 		return true;
-	tat = bpf_map_lookup_elem(&record_bucket, &zero);
+	tat = bpf_map_lookup_elem(&argguard_record_bucket, &zero);
 	if (!tat)
 		return true;
 	interval = 1000000000ULL / cfg->event_rate;
@@ -459,7 +457,7 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 
 	if (!rate_allows(cfg))
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
 	if (!e) {
 		drop(ARGGUARD_DROP_RING_FULL);
 		return;
@@ -529,7 +527,7 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 		__u64 id = bpf_get_current_pid_tgid();
 		__u8 one = 1;
 
-		bpf_map_update_elem(&denied_execs, &id, &one, BPF_ANY);
+		bpf_map_update_elem(&argguard_denied_execs, &id, &one, BPF_ANY);
 	}
 	return d->verdict == ARGGUARD_VERDICT_DENY ? deny_return(d->deny_errno) : 0;
 }
@@ -537,7 +535,7 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 static struct argguard_config *live_config(__u32 *set)
 {
 	__u32 zero = 0;
-	struct argguard_config *cfg = bpf_map_lookup_elem(&config, &zero);
+	struct argguard_config *cfg = bpf_map_lookup_elem(&argguard_config, &zero);
 
 	if (cfg)
 		*set = cfg->active_set & 1;
@@ -602,7 +600,7 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 	cfg = live_config(&set);
 	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
 		return 0;
-	rule = bpf_map_lookup_elem(&setuid_rules, &set);
+	rule = bpf_map_lookup_elem(&argguard_setuid_rules, &set);
 	if (!rule)
 		return 0;
 	read_sizes(bprm, &sz);
@@ -654,7 +652,7 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 
 	if (ret >= 0)
 		return 0;
-	if (!bpf_map_delete_elem(&denied_execs, &id) || ret != -E2BIG)
+	if (!bpf_map_delete_elem(&argguard_denied_execs, &id) || ret != -E2BIG)
 		return 0; /* argguard's own denial, or not about sizes */
 	cfg = live_config(&set);
 	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
@@ -662,7 +660,7 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	count(ARGGUARD_COUNTER(d.scope, d.verdict));
 	if (!rate_allows(cfg))
 		return 0;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
 	if (!e) {
 		drop(ARGGUARD_DROP_RING_FULL);
 		return 0;
@@ -722,8 +720,8 @@ int BPF_PROG(argguard_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 	for (__u32 set = 0; set < 2; set++) {
 		key.set = set;
 		id.set = set;
-		if (bpf_map_lookup_elem(&cgroup_rules, &key))
-			bpf_map_update_elem(&cgroup_ids, &id, &key, BPF_ANY);
+		if (bpf_map_lookup_elem(&argguard_cgroup_rules, &key))
+			bpf_map_update_elem(&argguard_cgroup_ids, &id, &key, BPF_ANY);
 	}
 	return 0;
 }
@@ -735,7 +733,7 @@ int BPF_PROG(argguard_cgroup_rmdir, struct cgroup *cgrp, const char *path)
 
 	for (__u32 set = 0; set < 2; set++) {
 		id.set = set;
-		bpf_map_delete_elem(&cgroup_ids, &id);
+		bpf_map_delete_elem(&argguard_cgroup_ids, &id);
 	}
 	return 0;
 }

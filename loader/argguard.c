@@ -370,7 +370,7 @@ static int status(int argc, char **argv)
 		log_error("%s", err);
 		return 1;
 	}
-	ret = metrics_read_maps(maps.fd[MAP_CONFIG], maps.fd[MAP_COUNTERS], maps.fd[MAP_DROPS], &m);
+	ret = metrics_read_maps(maps.fd[PIN_CONFIG], maps.fd[PIN_COUNTERS], maps.fd[PIN_DROPS], &m);
 	policy_maps_close(&maps);
 	if (ret) {
 		log_error("failed to read the config map: %s", strerror(-ret));

@@ -37,6 +37,7 @@
 #include "linux_audit.h"
 #include "log.h"
 #include "metrics.h"
+#include "pins.h"
 #include "policy_maps.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
@@ -214,13 +215,13 @@ mismatch:
  * swap the pin: the previous link, if any, detaches only when its pin goes,
  * by which time this one is enforcing. No exec slips by.
  */
-static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const char *name)
+static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name)
 {
 	struct bpf_link *link;
 	char pin[128];
 	int err;
 
-	snprintf(pin, sizeof(pin), "%s/%s", ARGGUARD_PIN_DIR, name);
+	pin_path(name, pin, sizeof(pin));
 	link = adopt_pinned(prog, pin);
 	if (link) {
 		*out = link;
@@ -245,30 +246,43 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, const
 	return err;
 }
 
+/* Each program of the pin table, attached or adopted, and its link pinned. */
 static int attach_all(struct argguard_bpf *skel)
 {
+#define ARGGUARD_SKEL_LINK(pin, file, prog) [pin] = { skel->progs.prog, &skel->links.prog },
 	struct {
 		struct bpf_program *prog;
 		struct bpf_link **link;
-		const char *pin;
-	} links[] = {
-		{ skel->progs.argguard_bprm_check, &skel->links.argguard_bprm_check, "link" },
-		{ skel->progs.argguard_bprm_creds, &skel->links.argguard_bprm_creds, "link_creds" },
-		{ skel->progs.argguard_execve_exit, &skel->links.argguard_execve_exit,
-		  "link_execve" },
-		{ skel->progs.argguard_execveat_exit, &skel->links.argguard_execveat_exit,
-		  "link_execveat" },
-		{ skel->progs.argguard_cgroup_mkdir, &skel->links.argguard_cgroup_mkdir,
-		  "link_cgroup_mkdir" },
-		{ skel->progs.argguard_cgroup_rmdir, &skel->links.argguard_cgroup_rmdir,
-		  "link_cgroup_rmdir" },
-	};
+	} links[NR_PINS] = { ARGGUARD_LINK_PINS(ARGGUARD_SKEL_LINK) };
 
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		int err = attach_and_pin(links[i].prog, links[i].link, links[i].pin);
+	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+		int err = attach_and_pin(links[pin].prog, links[pin].link, pin);
 
 		if (err)
 			return err;
+	}
+	return 0;
+}
+
+/*
+ * Each map of the pin table at its pin: the load reuses a map pinned there,
+ * policy and counters included, and pins the ones it creates.
+ */
+static int set_pin_paths(struct argguard_bpf *skel)
+{
+#define ARGGUARD_SKEL_MAP(pin, file, map) [pin] = skel->maps.map,
+	struct bpf_map *maps[NR_MAP_PINS] = { ARGGUARD_MAP_PINS(ARGGUARD_SKEL_MAP) };
+	char path[128];
+	int err;
+
+	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
+		pin_path(pin, path, sizeof(path));
+		err = bpf_map__set_pin_path(maps[pin], path);
+		if (err) {
+			log_error("failed to set the pin of %s: %s", bpf_map__name(maps[pin]),
+				  strerror(-err));
+			return err;
+		}
 	}
 	return 0;
 }
@@ -511,8 +525,9 @@ static void write_metrics(struct argguard_bpf *skel, struct metrics_file *mf)
 	if (!mf->dir)
 		return;
 	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
-	err = metrics_read_maps(bpf_map__fd(skel->maps.config), bpf_map__fd(skel->maps.counters),
-				bpf_map__fd(skel->maps.drops), &m);
+	err = metrics_read_maps(bpf_map__fd(skel->maps.argguard_config),
+				bpf_map__fd(skel->maps.argguard_counters),
+				bpf_map__fd(skel->maps.argguard_drops), &m);
 	if (!err) {
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 		err = metrics_write_textfile(mf->dir, &m);
@@ -591,7 +606,7 @@ static int prove_enforcement(struct argguard_bpf *skel, char *why, size_t len)
 
 	if (lock < 0)
 		return snprintf(why, len, "failed to take the apply lock"), -1;
-	err = probe_enforcement(bpf_map__fd(skel->maps.config), why, len);
+	err = probe_enforcement(bpf_map__fd(skel->maps.argguard_config), why, len);
 	apply_unlock(lock);
 	return err;
 }
@@ -652,13 +667,12 @@ static int remove_pins(void)
 
 int run_daemon(const struct run_opts *opts)
 {
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = ARGGUARD_PIN_DIR);
 	struct logger log = { .path = opts->log_path, .fd = -1, .audit_fd = -1 };
 	struct metrics_file metrics = { .dir = opts->metrics_dir };
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
 	struct argguard_bpf *skel;
-	char why[512];
+	char why[512], config_pin[128];
 	bool earlier_pins;
 	int err;
 
@@ -671,12 +685,16 @@ int run_daemon(const struct run_opts *opts)
 	if (ensure_pin_dir())
 		return 1;
 	warn_if_unprivileged_bpf();
-	earlier_pins = access(ARGGUARD_PIN_DIR "/config", F_OK) == 0;
-	skel = argguard_bpf__open_opts(&open_opts);
+	pin_path(PIN_CONFIG, config_pin, sizeof(config_pin));
+	earlier_pins = access(config_pin, F_OK) == 0;
+	skel = argguard_bpf__open();
 	if (!skel) {
 		log_error("failed to open the BPF object: %s", strerror(errno));
 		return 1;
 	}
+	err = set_pin_paths(skel);
+	if (err)
+		goto out_destroy;
 	err = argguard_bpf__load(skel);
 	if (err) {
 		log_error("failed to load the BPF programs: %s", strerror(-err));
@@ -720,25 +738,25 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to open the Linux audit log: %s",
 				  strerror(-log.audit_fd));
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), log_event, &log, NULL);
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.argguard_events), log_event, &log, NULL);
 	if (!rb) {
 		err = -errno;
 		log_error("failed to open the event ring buffer: %s", strerror(-err));
 		goto out_close;
 	}
 
-	read_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
+	read_losses(&log, bpf_map__fd(skel->maps.argguard_drops), &losses);
 	if (earlier_pins)
 		load_reported(&losses);
 	install_signals();
-	say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
+	say_ready(bpf_map__fd(skel->maps.argguard_config), opts->log_path);
 	write_metrics(skel, &metrics);
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
-			say_ready(bpf_map__fd(skel->maps.config), opts->log_path);
+			say_ready(bpf_map__fd(skel->maps.argguard_config), opts->log_path);
 			write_metrics(skel, &metrics);
 		}
 		if (reopen) {
@@ -755,14 +773,14 @@ int run_daemon(const struct run_opts *opts)
 			break;
 		}
 		flush_pending(&log);
-		report_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
+		report_losses(&log, bpf_map__fd(skel->maps.argguard_drops), &losses);
 		if (metrics.dir && monotonic_ns() >= metrics.next_ns)
 			write_metrics(skel, &metrics);
 	}
 	sd_notify(0, "STOPPING=1");
 	remove_metrics(&metrics);
 	ring_buffer__consume(rb);
-	report_losses(&log, bpf_map__fd(skel->maps.drops), &losses);
+	report_losses(&log, bpf_map__fd(skel->maps.argguard_drops), &losses);
 	err = err < 0 ? err : 0;
 
 	ring_buffer__free(rb);

@@ -12,25 +12,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-static const char *const map_names[] = {
-	[MAP_CONFIG] = "config",
-	[MAP_GLOBAL_RULES] = "global_rules",
-	[MAP_SETUID_RULES] = "setuid_rules",
-	[MAP_UID_RULES] = "uid_rules",
-	[MAP_CGROUP_RULES] = "cgroup_rules",
-	[MAP_CGROUP_IDS] = "cgroup_ids",
-	[MAP_COUNTERS] = "counters",
-	[MAP_DROPS] = "drops",
-};
-
 int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
 {
 	char path[256];
 
-	for (int i = 0; i < NR_POLICY_MAPS; i++)
+	for (int i = 0; i < NR_MAP_PINS; i++)
 		m->fd[i] = -1;
-	for (int i = 0; i < NR_POLICY_MAPS; i++) {
-		snprintf(path, sizeof(path), "%s/%s", ARGGUARD_PIN_DIR, map_names[i]);
+	for (int i = 0; i < NR_MAP_PINS; i++) {
+		pin_path(i, path, sizeof(path));
 		m->fd[i] = bpf_obj_get(path);
 		if (m->fd[i] < 0) {
 			snprintf(err, err_len, "failed to open %s: %s (is argguard loaded?)", path,
@@ -44,7 +33,7 @@ int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
 
 void policy_maps_close(struct policy_maps *m)
 {
-	for (int i = 0; i < NR_POLICY_MAPS; i++) {
+	for (int i = 0; i < NR_MAP_PINS; i++) {
 		if (m->fd[i] >= 0)
 			close(m->fd[i]);
 		m->fd[i] = -1;
@@ -55,7 +44,7 @@ int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(m->fd[MAP_CONFIG], &zero, cfg) ? -errno : 0;
+	return bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, cfg) ? -errno : 0;
 }
 
 uint64_t counter_sum(int fd, __u32 key)
@@ -157,10 +146,10 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 		memset(&key, 0, sizeof(key)); /* the whole key is hashed, padding too */
 		key.set = set;
 		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
-		if (bpf_map_update_elem(m->fd[MAP_CGROUP_RULES], &key, &p->cgroups[i].rule,
+		if (bpf_map_update_elem(m->fd[PIN_CGROUP_RULES], &key, &p->cgroups[i].rule,
 					BPF_ANY))
 			return -errno;
-		err = index_cgroup(m->fd[MAP_CGROUP_IDS], &key, cgroup_root);
+		err = index_cgroup(m->fd[PIN_CGROUP_IDS], &key, cgroup_root);
 		if (err)
 			return err;
 	}
@@ -172,23 +161,23 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 {
 	int err;
 
-	err = clear_set(m->fd[MAP_UID_RULES], sizeof(struct argguard_uid_key),
+	err = clear_set(m->fd[PIN_UID_RULES], sizeof(struct argguard_uid_key),
 			offsetof(struct argguard_uid_key, set), set);
 	if (!err)
-		err = clear_set(m->fd[MAP_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
+		err = clear_set(m->fd[PIN_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
 				offsetof(struct argguard_cgroup_id_key, set), set);
 	if (!err)
-		err = clear_set(m->fd[MAP_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
+		err = clear_set(m->fd[PIN_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
 				offsetof(struct argguard_cgroup_key, set), set);
 	if (err)
 		return err;
-	if (bpf_map_update_elem(m->fd[MAP_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
-	    bpf_map_update_elem(m->fd[MAP_SETUID_RULES], &set, &p->setuid, BPF_ANY))
+	if (bpf_map_update_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid, BPF_ANY))
 		return -errno;
 	for (size_t i = 0; i < p->n_uids; i++) {
 		struct argguard_uid_key key = { .set = set, .uid = p->uids[i].uid };
 
-		if (bpf_map_update_elem(m->fd[MAP_UID_RULES], &key, &p->uids[i].rule, BPF_ANY))
+		if (bpf_map_update_elem(m->fd[PIN_UID_RULES], &key, &p->uids[i].rule, BPF_ANY))
 			return -errno;
 	}
 	return write_cgroup_rules(m, p, set, cgroup_root);
@@ -216,7 +205,7 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const
 		.event_rate = p->event_rate,
 		.event_burst = p->event_burst,
 	};
-	return bpf_map_update_elem(m->fd[MAP_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
+	return bpf_map_update_elem(m->fd[PIN_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
 
 static int read_hash_set(int fd, size_t set_offset, __u32 set,
@@ -274,13 +263,13 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	p->head_bytes = cfg.head_bytes;
 	p->event_rate = cfg.event_rate;
 	p->event_burst = cfg.event_burst;
-	if (bpf_map_lookup_elem(m->fd[MAP_GLOBAL_RULES], &set, &p->global) ||
-	    bpf_map_lookup_elem(m->fd[MAP_SETUID_RULES], &set, &p->setuid))
+	if (bpf_map_lookup_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global) ||
+	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
 		return -errno;
-	err = read_hash_set(m->fd[MAP_UID_RULES], offsetof(struct argguard_uid_key, set), set,
+	err = read_hash_set(m->fd[PIN_UID_RULES], offsetof(struct argguard_uid_key, set), set,
 			    add_uid, p);
 	if (!err)
-		err = read_hash_set(m->fd[MAP_CGROUP_RULES],
+		err = read_hash_set(m->fd[PIN_CGROUP_RULES],
 				    offsetof(struct argguard_cgroup_key, set), set, add_cgroup, p);
 	if (err)
 		policy_free(p);

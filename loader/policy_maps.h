@@ -6,22 +6,12 @@
 #define ARGGUARD_POLICY_MAPS_H
 
 #include "metrics.h"
+#include "pins.h"
 #include "policy.h"
 
-enum policy_map {
-	MAP_CONFIG,
-	MAP_GLOBAL_RULES,
-	MAP_SETUID_RULES,
-	MAP_UID_RULES,
-	MAP_CGROUP_RULES,
-	MAP_CGROUP_IDS,
-	MAP_COUNTERS,
-	MAP_DROPS,
-	NR_POLICY_MAPS,
-};
-
+/* The pinned maps, by their pins (pins.h): fd[PIN_CONFIG] and the rest. */
 struct policy_maps {
-	int fd[NR_POLICY_MAPS];
+	int fd[NR_MAP_PINS];
 };
 
 /* Open the pinned maps under ARGGUARD_PIN_DIR; on failure, says why in err. */

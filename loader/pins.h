@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything argguard pins under ARGGUARD_PIN_DIR, in one table: each pin's
+ * file name, and the map, or the program whose link, the BPF object pins
+ * there. Admins and tests name the files to bpftool (README, "Tuning live
+ * with bpftool"), so they keep their names whatever the BPF object calls
+ * its maps.
+ */
+#ifndef ARGGUARD_PINS_H
+#define ARGGUARD_PINS_H
+
+#include <stddef.h>
+
+/* X(PIN, FILE, MAP): the maps, each with its name in bpf/argguard.bpf.c. */
+#define ARGGUARD_MAP_PINS(X)                                       \
+	X(PIN_CONFIG, "config", argguard_config)                   \
+	X(PIN_GLOBAL_RULES, "global_rules", argguard_global_rules) \
+	X(PIN_SETUID_RULES, "setuid_rules", argguard_setuid_rules) \
+	X(PIN_UID_RULES, "uid_rules", argguard_uid_rules)          \
+	X(PIN_CGROUP_RULES, "cgroup_rules", argguard_cgroup_rules) \
+	X(PIN_CGROUP_IDS, "cgroup_ids", argguard_cgroup_ids)       \
+	X(PIN_COUNTERS, "counters", argguard_counters)             \
+	X(PIN_DROPS, "drops", argguard_drops)                      \
+	X(PIN_EVENTS, "events", argguard_events)
+
+/* X(PIN, FILE, PROGRAM): the links, each with the program it runs. */
+#define ARGGUARD_LINK_PINS(X)                                                \
+	X(PIN_LINK_BPRM_CHECK, "link", argguard_bprm_check)                  \
+	X(PIN_LINK_BPRM_CREDS, "link_creds", argguard_bprm_creds)            \
+	X(PIN_LINK_EXECVE, "link_execve", argguard_execve_exit)              \
+	X(PIN_LINK_EXECVEAT, "link_execveat", argguard_execveat_exit)        \
+	X(PIN_LINK_CGROUP_MKDIR, "link_cgroup_mkdir", argguard_cgroup_mkdir) \
+	X(PIN_LINK_CGROUP_RMDIR, "link_cgroup_rmdir", argguard_cgroup_rmdir)
+
+#define ARGGUARD_PIN_ENUMERATOR(pin, file, object) pin,
+#define ARGGUARD_PIN_COUNT(pin, file, object) +1
+
+/* The maps first: a pin below NR_MAP_PINS holds a map, the others a link. */
+enum pin {
+	ARGGUARD_MAP_PINS(ARGGUARD_PIN_ENUMERATOR) ARGGUARD_LINK_PINS(ARGGUARD_PIN_ENUMERATOR)
+		NR_PINS
+};
+#define NR_MAP_PINS (0 ARGGUARD_MAP_PINS(ARGGUARD_PIN_COUNT))
+
+/* The pin's file name, below ARGGUARD_PIN_DIR. */
+const char *pin_file(enum pin pin);
+
+/* ARGGUARD_PIN_DIR "/" and the pin's file name, into path. */
+void pin_path(enum pin pin, char *path, size_t len);
+
+#endif /* ARGGUARD_PINS_H */
