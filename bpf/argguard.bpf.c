@@ -26,7 +26,7 @@ char LICENSE[] SEC("license") = "GPL";
 /*
  * The maps carry argguard_ in their names: a newer kernel's vmlinux.h can
  * bring a type of any plain name (recent ones have a "config"). The loader
- * pins them under ARGGUARD_PIN_DIR by the file names of its pin table
+ * pins them under /sys/fs/bpf/argguard by the file names of its pin table
  * (loader/pins.h), which admins use with bpftool and which stay as they were.
  */
 

@@ -6,7 +6,6 @@
 #ifndef ARGGUARD_H
 #define ARGGUARD_H
 
-#define ARGGUARD_PIN_DIR "/sys/fs/bpf/argguard"
 #define ARGGUARD_COMM_LEN 16
 #define ARGGUARD_FILENAME_LEN 256
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */

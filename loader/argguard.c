@@ -20,6 +20,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "policy_maps.h"
+#include "programs.h"
 
 /*
  * The help text, in pieces: argguard --help prints them all, argguard CMD
@@ -561,7 +562,7 @@ int main(int argc, char **argv)
 			log_error("unload takes no arguments");
 			return 2;
 		}
-		return unload();
+		return programs_unload() ? 1 : 0;
 	}
 	if (!strcmp(cmd, "status"))
 		return status(argc - 1, argv + 1);

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE /* asprintf() */
 #include "daemon.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -15,21 +14,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <linux/magic.h>
 #include <systemd/sd-daemon.h>
 
 #include "apply.h"
-#include "argguard.skel.h"
 #include "cgroup.h"
 #include "enforcement.h"
 #include "event_json.h"
@@ -37,8 +30,9 @@
 #include "linux_audit.h"
 #include "log.h"
 #include "metrics.h"
-#include "pins.h"
 #include "policy_maps.h"
+#include "programs.h"
+#include "units.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
 
@@ -86,205 +80,6 @@ static int64_t realtime_offset_ns(void)
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	return (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
-}
-
-/* Read up to n space-separated numbers from a small file; returns how many. */
-static int read_numbers(const char *path, unsigned long long *v, int n)
-{
-	FILE *f = fopen(path, "re");
-	char line[128], *p, *end;
-	int got = 0;
-
-	if (!f)
-		return 0;
-	p = fgets(line, sizeof(line), f);
-	fclose(f);
-	while (p && got < n) {
-		errno = 0;
-		v[got] = strtoull(p, &end, 10);
-		if (end == p || errno)
-			break;
-		got++;
-		p = end;
-	}
-	return got;
-}
-
-/*
- * With unprivileged BPF on, any user can load socket filters and probe map
- * internals; argguard's pins are root-only either way, but a site running a
- * security control wants it off (kernel.unprivileged_bpf_disabled = 1 or 2).
- */
-static void warn_if_unprivileged_bpf(void)
-{
-	unsigned long long disabled;
-
-	if (read_numbers("/proc/sys/kernel/unprivileged_bpf_disabled", &disabled, 1) == 1 &&
-	    disabled == 0)
-		log_warning("unprivileged BPF is enabled "
-			    "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
-}
-
-static int ensure_pin_dir(void)
-{
-	struct statfs fs;
-
-	if (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) {
-		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
-			log_error("failed to mount bpffs on /sys/fs/bpf: %s", strerror(errno));
-			return -1;
-		}
-	}
-	if (mkdir(ARGGUARD_PIN_DIR, 0700) && errno != EEXIST) {
-		log_error("failed to create %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Whether this kernel carries kernel-patches/: linux_binprm.orig_argc in its BTF. */
-static bool kernel_has_exact_sizes(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	const struct btf_member *m;
-	const struct btf_type *t;
-	bool found = false;
-	int id;
-
-	if (!btf)
-		return false;
-	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
-	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
-	for (int i = 0; t && i < btf_vlen(t); i++) {
-		m = btf_members(t) + i;
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "orig_argc"))
-			found = true;
-	}
-	btf__free(btf);
-	return found;
-}
-
-/* The tag (a hash of the instructions) of the loaded program at fd. */
-static int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE])
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return -errno;
-	memcpy(tag, info.tag, BPF_TAG_SIZE);
-	return 0;
-}
-
-/*
- * The link pinned at pin, if it runs the very program prog (same tag):
- * a restart after a crash or a stop keeps enforcing through it. NULL if
- * there is none, or it runs another build.
- */
-static struct bpf_link *adopt_pinned(struct bpf_program *prog, const char *pin)
-{
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
-	__u8 ours[BPF_TAG_SIZE], theirs[BPF_TAG_SIZE];
-	struct bpf_link *link;
-	int prog_fd;
-	bool same;
-
-	if (access(pin, F_OK))
-		return NULL; /* a fresh start */
-	link = bpf_link__open(pin);
-	if (!link)
-		return NULL;
-	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))
-		goto mismatch;
-	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
-	if (prog_fd < 0)
-		goto mismatch;
-	same = !prog_tag(prog_fd, theirs) && !prog_tag(bpf_program__fd(prog), ours) &&
-	       !memcmp(ours, theirs, BPF_TAG_SIZE);
-	close(prog_fd);
-	if (same)
-		return link;
-mismatch:
-	bpf_link__destroy(link);
-	return NULL;
-}
-
-/*
- * Adopt the pinned link if it runs this program. Otherwise attach, then
- * swap the pin: the previous link, if any, detaches only when its pin goes,
- * by which time this one is enforcing. No exec slips by.
- */
-static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name)
-{
-	struct bpf_link *link;
-	char pin[128];
-	int err;
-
-	pin_path(name, pin, sizeof(pin));
-	link = adopt_pinned(prog, pin);
-	if (link) {
-		*out = link;
-		log_info("adopted the pinned %s", pin);
-		return 0;
-	}
-	link = bpf_program__attach(prog);
-	if (!link) {
-		err = -errno;
-		log_error("failed to attach %s: %s", bpf_program__name(prog), strerror(-err));
-		return err;
-	}
-	*out = link;
-	if (unlink(pin) && errno != ENOENT) {
-		err = -errno;
-		log_error("failed to replace %s: %s", pin, strerror(-err));
-		return err;
-	}
-	err = bpf_link__pin(link, pin);
-	if (err)
-		log_error("failed to pin %s: %s", pin, strerror(-err));
-	return err;
-}
-
-/* Each program of the pin table, attached or adopted, and its link pinned. */
-static int attach_all(struct argguard_bpf *skel)
-{
-#define ARGGUARD_SKEL_LINK(pin, file, prog) [pin] = { skel->progs.prog, &skel->links.prog },
-	struct {
-		struct bpf_program *prog;
-		struct bpf_link **link;
-	} links[NR_PINS] = { ARGGUARD_LINK_PINS(ARGGUARD_SKEL_LINK) };
-
-	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
-		int err = attach_and_pin(links[pin].prog, links[pin].link, pin);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * Each map of the pin table at its pin: the load reuses a map pinned there,
- * policy and counters included, and pins the ones it creates.
- */
-static int set_pin_paths(struct argguard_bpf *skel)
-{
-#define ARGGUARD_SKEL_MAP(pin, file, map) [pin] = skel->maps.map,
-	struct bpf_map *maps[NR_MAP_PINS] = { ARGGUARD_MAP_PINS(ARGGUARD_SKEL_MAP) };
-	char path[128];
-	int err;
-
-	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
-		pin_path(pin, path, sizeof(path));
-		err = bpf_map__set_pin_path(maps[pin], path);
-		if (err) {
-			log_error("failed to set the pin of %s: %s", bpf_map__name(maps[pin]),
-				  strerror(-err));
-			return err;
-		}
-	}
-	return 0;
 }
 
 /* The cgroup path for an id, from a small cache; NULL if it is gone. */
@@ -517,7 +312,7 @@ struct metrics_file {
 };
 
 /* Rewrite the textfile now. A failure is logged once, and again once it works. */
-static void write_metrics(struct argguard_bpf *skel, struct metrics_file *mf)
+static void write_metrics(const struct programs *progs, struct metrics_file *mf)
 {
 	struct argguard_metrics m = { 0 };
 	int err;
@@ -525,9 +320,9 @@ static void write_metrics(struct argguard_bpf *skel, struct metrics_file *mf)
 	if (!mf->dir)
 		return;
 	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
-	err = metrics_read_maps(bpf_map__fd(skel->maps.argguard_config),
-				bpf_map__fd(skel->maps.argguard_counters),
-				bpf_map__fd(skel->maps.argguard_drops), &m);
+	err = metrics_read_maps(programs_map_fd(progs, PIN_CONFIG),
+				programs_map_fd(progs, PIN_COUNTERS),
+				programs_map_fd(progs, PIN_DROPS), &m);
 	if (!err) {
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 		err = metrics_write_textfile(mf->dir, &m);
@@ -568,45 +363,17 @@ static void install_signals(void)
 }
 
 /*
- * Hold the run lock for the life of the process. A second `argguard run`
- * would attach a second set of programs and fight over the pins.
- */
-static int take_run_lock(void)
-{
-	int fd = open(ARGGUARD_RUN_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	char pid[32] = "";
-
-	if (fd < 0) {
-		log_error("failed to open %s: %s", ARGGUARD_RUN_LOCK, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (read(fd, pid, sizeof(pid) - 1) < 0)
-			pid[0] = '\0';
-		pid[strcspn(pid, "\n")] = '\0';
-		log_error("another argguard run is live (pid %s); stop it first (systemctl stop "
-			  "argguard)",
-			  pid[0] ? pid : "unknown");
-		close(fd);
-		return -1;
-	}
-	if (ftruncate(fd, 0) == 0)
-		dprintf(fd, "%d\n", getpid());
-	return fd; /* left open: the lock goes with the process */
-}
-
-/*
  * Readiness is proof: an exec marked as the probe must be denied by the
  * attached program, whatever the mode. Under the apply lock, so no apply
  * rewrites the config map while the probe is marked in it.
  */
-static int prove_enforcement(struct argguard_bpf *skel, char *why, size_t len)
+static int prove_enforcement(const struct programs *progs, char *why, size_t len)
 {
 	int lock = apply_lock(), err;
 
 	if (lock < 0)
 		return snprintf(why, len, "failed to take the apply lock"), -1;
-	err = probe_enforcement(bpf_map__fd(skel->maps.argguard_config), why, len);
+	err = probe_enforcement(programs_map_fd(progs, PIN_CONFIG), why, len);
 	apply_unlock(lock);
 	return err;
 }
@@ -630,88 +397,31 @@ static void say_ready(int config_fd, const char *log_path)
 	log_info("%s; probe exec denied; pins in %s, log %s", status, ARGGUARD_PIN_DIR, log_path);
 }
 
-/* Remove every pin and the pin directory; the programs detach as their pins go. */
-static int remove_pins(void)
-{
-	DIR *dir = opendir(ARGGUARD_PIN_DIR);
-	unsigned int removed = 0;
-	struct dirent *d;
-	int err = 0;
-
-	if (!dir && errno != ENOENT) {
-		log_error("failed to open %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		return -1;
-	}
-	while (dir && (d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		if (unlinkat(dirfd(dir), d->d_name, 0)) {
-			log_error("failed to remove %s/%s: %s", ARGGUARD_PIN_DIR, d->d_name,
-				  strerror(errno));
-			err = -1;
-			continue;
-		}
-		removed++;
-	}
-	if (dir)
-		closedir(dir);
-	if (!err && rmdir(ARGGUARD_PIN_DIR) && errno != ENOENT) {
-		log_error("failed to remove %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		err = -1;
-	}
-	if (!err)
-		printf("argguard: unloaded: removed %u pins and %s; nothing enforces now\n",
-		       removed, ARGGUARD_PIN_DIR);
-	return err;
-}
-
 int run_daemon(const struct run_opts *opts)
 {
 	struct logger log = { .path = opts->log_path, .fd = -1, .audit_fd = -1 };
 	struct metrics_file metrics = { .dir = opts->metrics_dir };
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
-	struct argguard_bpf *skel;
-	char why[512], config_pin[128];
+	struct programs *progs;
+	char why[512];
 	bool earlier_pins;
 	int err;
 
-	if (take_run_lock() < 0)
+	if (programs_lock() < 0)
 		return 1;
 	if (bpf_lsm_check(why, sizeof(why))) {
 		log_error("%s", why);
 		return EXIT_NOT_ENFORCING;
 	}
-	if (ensure_pin_dir())
-		return 1;
-	warn_if_unprivileged_bpf();
-	pin_path(PIN_CONFIG, config_pin, sizeof(config_pin));
-	earlier_pins = access(config_pin, F_OK) == 0;
-	skel = argguard_bpf__open();
-	if (!skel) {
-		log_error("failed to open the BPF object: %s", strerror(errno));
-		return 1;
-	}
-	err = set_pin_paths(skel);
-	if (err)
-		goto out_destroy;
-	err = argguard_bpf__load(skel);
-	if (err) {
-		log_error("failed to load the BPF programs: %s", strerror(-err));
-		goto out_destroy;
-	}
-	if (!kernel_has_exact_sizes())
-		log_notice("this kernel lacks argguard's exec patches: argv/envp sizes are "
-			   "derived from their total, and argc == 0 cannot be seen, so "
-			   "empty_argv rules never match");
 	/*
-	 * Attach before the first apply: the cgroup_mkdir program must be
+	 * Attached before the first apply: the cgroup_mkdir program must be
 	 * watching before the apply looks for the cgroups its rules name.
 	 * Until the apply, a fresh config reads mode off.
 	 */
-	err = attach_all(skel);
-	if (err)
-		goto out_destroy;
+	progs = programs_start(&earlier_pins);
+	if (!progs)
+		return 1;
 	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
 	if (earlier_pins) {
 		log_info("keeping the pinned policy (reload to apply %s)", opts->policy_path);
@@ -719,7 +429,7 @@ int run_daemon(const struct run_opts *opts)
 		err = -1;
 		goto out_destroy;
 	}
-	err = prove_enforcement(skel, why, sizeof(why));
+	err = prove_enforcement(progs, why, sizeof(why));
 	if (err) {
 		log_error("%s", why);
 		err = EXIT_NOT_ENFORCING;
@@ -738,26 +448,26 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to open the Linux audit log: %s",
 				  strerror(-log.audit_fd));
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.argguard_events), log_event, &log, NULL);
+	rb = ring_buffer__new(programs_map_fd(progs, PIN_EVENTS), log_event, &log, NULL);
 	if (!rb) {
 		err = -errno;
 		log_error("failed to open the event ring buffer: %s", strerror(-err));
 		goto out_close;
 	}
 
-	read_losses(&log, bpf_map__fd(skel->maps.argguard_drops), &losses);
+	read_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
 	if (earlier_pins)
 		load_reported(&losses);
 	install_signals();
-	say_ready(bpf_map__fd(skel->maps.argguard_config), opts->log_path);
-	write_metrics(skel, &metrics);
+	say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
+	write_metrics(progs, &metrics);
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
-			say_ready(bpf_map__fd(skel->maps.argguard_config), opts->log_path);
-			write_metrics(skel, &metrics);
+			say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
+			write_metrics(progs, &metrics);
 		}
 		if (reopen) {
 			reopen = 0;
@@ -773,14 +483,14 @@ int run_daemon(const struct run_opts *opts)
 			break;
 		}
 		flush_pending(&log);
-		report_losses(&log, bpf_map__fd(skel->maps.argguard_drops), &losses);
+		report_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
 		if (metrics.dir && monotonic_ns() >= metrics.next_ns)
-			write_metrics(skel, &metrics);
+			write_metrics(progs, &metrics);
 	}
 	sd_notify(0, "STOPPING=1");
 	remove_metrics(&metrics);
 	ring_buffer__consume(rb);
-	report_losses(&log, bpf_map__fd(skel->maps.argguard_drops), &losses);
+	report_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
 	err = err < 0 ? err : 0;
 
 	ring_buffer__free(rb);
@@ -793,26 +503,10 @@ out_close:
 	for (unsigned int i = 0; i < log.n_pending; i++)
 		free(log.pending[i]);
 out_destroy:
-	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
-	argguard_bpf__destroy(skel);
+	programs_close(progs);
 	if (!err && stopping && opts->unload_on_stop)
-		return remove_pins() ? 1 : 0;
+		return programs_unpin() ? 1 : 0;
 	if (err == EXIT_NOT_ENFORCING)
 		return err;
 	return err ? 1 : 0;
-}
-
-int unload(void)
-{
-	int fd = open(ARGGUARD_RUN_LOCK, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
-		log_error("argguard run is live; stop it first (systemctl stop argguard): "
-			  "its programs stay attached while it runs");
-		close(fd);
-		return 1;
-	}
-	if (fd >= 0)
-		close(fd);
-	return remove_pins() ? 1 : 0;
 }

@@ -6,7 +6,6 @@
 
 #define ARGGUARD_LOG_DIR "/var/log/argguard"
 #define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
-#define ARGGUARD_RUN_LOCK "/run/argguard.lock"
 #define ARGGUARD_REPORTED "/run/argguard.reported" /* drop counts already summed up */
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5
@@ -23,8 +22,5 @@ struct run_opts {
 
 /* argguard run: load, attach, pin, apply the policy, log until SIGTERM. */
 int run_daemon(const struct run_opts *opts);
-
-/* argguard unload: with no daemon running, remove every pin, which detaches. */
-int unload(void);
 
 #endif /* ARGGUARD_DAEMON_H */

@@ -2,9 +2,6 @@
 #include "pins.h"
 
 #include <stdio.h>
-#include <linux/types.h>
-
-#include "argguard.h"
 
 #define ARGGUARD_PIN_FILE(pin, file, object) [pin] = file,
 

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#define ARGGUARD_PIN_DIR "/sys/fs/bpf/argguard"
+
 /* X(PIN, FILE, MAP): the maps, each with its name in bpf/argguard.bpf.c. */
 #define ARGGUARD_MAP_PINS(X)                                       \
 	X(PIN_CONFIG, "config", argguard_config)                   \

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int parse_bytes(const char *text, uint64_t *bytes)
@@ -45,4 +46,25 @@ int parse_bytes(const char *text, uint64_t *bytes)
 		return -ERANGE;
 	*bytes = (uint64_t)value << shift;
 	return 0;
+}
+
+int read_numbers(const char *path, unsigned long long *v, int n)
+{
+	FILE *f = fopen(path, "re");
+	char line[128], *p, *end;
+	int got = 0;
+
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	while (p && got < n) {
+		errno = 0;
+		v[got] = strtoull(p, &end, 10);
+		if (end == p || errno)
+			break;
+		got++;
+		p = end;
+	}
+	return got;
 }

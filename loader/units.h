@@ -11,4 +11,11 @@
  */
 int parse_bytes(const char *text, uint64_t *bytes);
 
+/*
+ * Read up to n space-separated decimal numbers from the first line of the
+ * small file at path (a sysctl, a state file). Returns how many it read: 0
+ * if there is no such file.
+ */
+int read_numbers(const char *path, unsigned long long *v, int n);
+
 #endif /* ARGGUARD_UNITS_H */

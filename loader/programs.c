@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * argguard's BPF programs from load to unload, driven by the pin table
+ * (pins.h). The one file that includes the BPF skeleton: it is built only
+ * with the guest kernel's BTF (ARGGUARD_KERNEL_DIR).
+ */
+#include "programs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <linux/magic.h>
+
+#include "argguard.skel.h"
+#include "log.h"
+#include "units.h"
+
+struct programs {
+	struct argguard_bpf *skel;
+};
+
+/* The skeleton's map for a map pin, its program and link for a link pin. */
+static struct bpf_map *map_of(const struct argguard_bpf *skel, enum pin pin)
+{
+#define ARGGUARD_SKEL_MAP(pin, file, map) \
+	case pin:                         \
+		return skel->maps.map;
+	switch (pin) {
+		ARGGUARD_MAP_PINS(ARGGUARD_SKEL_MAP)
+	default:
+		return NULL;
+	}
+}
+
+static struct bpf_program *program_of(const struct argguard_bpf *skel, enum pin pin)
+{
+#define ARGGUARD_SKEL_PROGRAM(pin, file, prog) \
+	case pin:                              \
+		return skel->progs.prog;
+	switch (pin) {
+		ARGGUARD_LINK_PINS(ARGGUARD_SKEL_PROGRAM)
+	default:
+		return NULL;
+	}
+}
+
+static struct bpf_link **link_of(struct argguard_bpf *skel, enum pin pin)
+{
+#define ARGGUARD_SKEL_LINK(pin, file, prog) \
+	case pin:                           \
+		return &skel->links.prog;
+	switch (pin) {
+		ARGGUARD_LINK_PINS(ARGGUARD_SKEL_LINK)
+	default:
+		return NULL;
+	}
+}
+
+int programs_lock(void)
+{
+	int fd = open(ARGGUARD_RUN_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	char pid[32] = "";
+
+	if (fd < 0) {
+		log_error("failed to open %s: %s", ARGGUARD_RUN_LOCK, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (read(fd, pid, sizeof(pid) - 1) < 0)
+			pid[0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		log_error("another argguard run is live (pid %s); stop it first (systemctl stop "
+			  "argguard)",
+			  pid[0] ? pid : "unknown");
+		close(fd);
+		return -1;
+	}
+	if (ftruncate(fd, 0) == 0)
+		dprintf(fd, "%d\n", getpid());
+	return fd; /* left open: the lock goes with the process */
+}
+
+static int ensure_pin_dir(void)
+{
+	struct statfs fs;
+
+	if (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) {
+		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
+			log_error("failed to mount bpffs on /sys/fs/bpf: %s", strerror(errno));
+			return -1;
+		}
+	}
+	if (mkdir(ARGGUARD_PIN_DIR, 0700) && errno != EEXIST) {
+		log_error("failed to create %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * With unprivileged BPF on, any user can load socket filters and probe map
+ * internals; argguard's pins are root-only either way, but a site running a
+ * security control wants it off (kernel.unprivileged_bpf_disabled = 1 or 2).
+ */
+static void warn_if_unprivileged_bpf(void)
+{
+	unsigned long long disabled;
+
+	if (read_numbers("/proc/sys/kernel/unprivileged_bpf_disabled", &disabled, 1) == 1 &&
+	    disabled == 0)
+		log_warning("unprivileged BPF is enabled "
+			    "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
+}
+
+/* Whether this kernel carries kernel-patches/: linux_binprm.orig_argc in its BTF. */
+static bool kernel_has_exact_sizes(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const struct btf_member *m;
+	const struct btf_type *t;
+	bool found = false;
+	int id;
+
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
+	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	for (int i = 0; t && i < btf_vlen(t); i++) {
+		m = btf_members(t) + i;
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "orig_argc"))
+			found = true;
+	}
+	btf__free(btf);
+	return found;
+}
+
+/* The tag (a hash of the instructions) of the loaded program at fd. */
+static int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE])
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	memcpy(tag, info.tag, BPF_TAG_SIZE);
+	return 0;
+}
+
+/*
+ * The link pinned at pin, if it runs the very program prog (same tag):
+ * a restart after a crash or a stop keeps enforcing through it. NULL if
+ * there is none, or it runs another build.
+ */
+static struct bpf_link *adopt_pinned(struct bpf_program *prog, const char *pin)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	__u8 ours[BPF_TAG_SIZE], theirs[BPF_TAG_SIZE];
+	struct bpf_link *link;
+	int prog_fd;
+	bool same;
+
+	if (access(pin, F_OK))
+		return NULL; /* a fresh start */
+	link = bpf_link__open(pin);
+	if (!link)
+		return NULL;
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))
+		goto mismatch;
+	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
+	if (prog_fd < 0)
+		goto mismatch;
+	same = !prog_tag(prog_fd, theirs) && !prog_tag(bpf_program__fd(prog), ours) &&
+	       !memcmp(ours, theirs, BPF_TAG_SIZE);
+	close(prog_fd);
+	if (same)
+		return link;
+mismatch:
+	bpf_link__destroy(link);
+	return NULL;
+}
+
+/*
+ * Adopt the pinned link if it runs this program. Otherwise attach, then
+ * swap the pin: the previous link, if any, detaches only when its pin goes,
+ * by which time this one is enforcing. No exec slips by.
+ */
+static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name)
+{
+	struct bpf_link *link;
+	char pin[128];
+	int err;
+
+	pin_path(name, pin, sizeof(pin));
+	link = adopt_pinned(prog, pin);
+	if (link) {
+		*out = link;
+		log_info("adopted the pinned %s", pin);
+		return 0;
+	}
+	link = bpf_program__attach(prog);
+	if (!link) {
+		err = -errno;
+		log_error("failed to attach %s: %s", bpf_program__name(prog), strerror(-err));
+		return err;
+	}
+	*out = link;
+	if (unlink(pin) && errno != ENOENT) {
+		err = -errno;
+		log_error("failed to replace %s: %s", pin, strerror(-err));
+		return err;
+	}
+	err = bpf_link__pin(link, pin);
+	if (err)
+		log_error("failed to pin %s: %s", pin, strerror(-err));
+	return err;
+}
+
+/* Each program of the pin table, attached or adopted, and its link pinned. */
+static int attach_all(struct argguard_bpf *skel)
+{
+	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+		int err = attach_and_pin(program_of(skel, pin), link_of(skel, pin), pin);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Each map of the pin table at its pin: the load reuses a map pinned there,
+ * policy and counters included, and pins the ones it creates.
+ */
+static int set_pin_paths(struct argguard_bpf *skel)
+{
+	struct bpf_map *map;
+	char path[128];
+	int err;
+
+	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
+		map = map_of(skel, pin);
+		pin_path(pin, path, sizeof(path));
+		err = bpf_map__set_pin_path(map, path);
+		if (err) {
+			log_error("failed to set the pin of %s: %s", bpf_map__name(map),
+				  strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+struct programs *programs_start(bool *earlier_pins)
+{
+	struct argguard_bpf *skel;
+	struct programs *p;
+	char config_pin[128];
+	int err;
+
+	if (ensure_pin_dir())
+		return NULL;
+	warn_if_unprivileged_bpf();
+	pin_path(PIN_CONFIG, config_pin, sizeof(config_pin));
+	*earlier_pins = access(config_pin, F_OK) == 0;
+	skel = argguard_bpf__open();
+	if (!skel) {
+		log_error("failed to open the BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	err = set_pin_paths(skel);
+	if (err)
+		goto out_destroy;
+	err = argguard_bpf__load(skel);
+	if (err) {
+		log_error("failed to load the BPF programs: %s", strerror(-err));
+		goto out_destroy;
+	}
+	if (!kernel_has_exact_sizes())
+		log_notice("this kernel lacks argguard's exec patches: argv/envp sizes are "
+			   "derived from their total, and argc == 0 cannot be seen, so "
+			   "empty_argv rules never match");
+	err = attach_all(skel);
+	if (err)
+		goto out_destroy;
+	p = malloc(sizeof(*p));
+	if (!p) {
+		log_error("failed to start the BPF programs: %s", strerror(ENOMEM));
+		goto out_destroy;
+	}
+	p->skel = skel;
+	return p;
+out_destroy:
+	argguard_bpf__destroy(skel);
+	return NULL;
+}
+
+int programs_map_fd(const struct programs *p, enum pin pin)
+{
+	return bpf_map__fd(map_of(p->skel, pin));
+}
+
+void programs_close(struct programs *p)
+{
+	if (!p)
+		return;
+	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
+	argguard_bpf__destroy(p->skel);
+	free(p);
+}
+
+int programs_unpin(void)
+{
+	DIR *dir = opendir(ARGGUARD_PIN_DIR);
+	unsigned int removed = 0;
+	struct dirent *d;
+	int err = 0;
+
+	if (!dir && errno != ENOENT) {
+		log_error("failed to open %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		return -1;
+	}
+	while (dir && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		if (unlinkat(dirfd(dir), d->d_name, 0)) {
+			log_error("failed to remove %s/%s: %s", ARGGUARD_PIN_DIR, d->d_name,
+				  strerror(errno));
+			err = -1;
+			continue;
+		}
+		removed++;
+	}
+	if (dir)
+		closedir(dir);
+	if (!err && rmdir(ARGGUARD_PIN_DIR) && errno != ENOENT) {
+		log_error("failed to remove %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
+		err = -1;
+	}
+	if (!err)
+		printf("argguard: unloaded: removed %u pins and %s; nothing enforces now\n",
+		       removed, ARGGUARD_PIN_DIR);
+	return err;
+}
+
+int programs_unload(void)
+{
+	int fd = open(ARGGUARD_RUN_LOCK, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB)) {
+		log_error("argguard run is live; stop it first (systemctl stop argguard): "
+			  "its programs stay attached while it runs");
+		close(fd);
+		return -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	return programs_unpin();
+}

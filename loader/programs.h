@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * argguard's BPF programs from load to unload: the run lock, bpffs and the
+ * pin directory, the load with every map at its pin, each link adopted or
+ * attached and pinned, and the unpinning that ends enforcement. What is
+ * pinned, and where, is the pin table's (pins.h).
+ */
+#ifndef ARGGUARD_PROGRAMS_H
+#define ARGGUARD_PROGRAMS_H
+
+#include <stdbool.h>
+
+#include "pins.h"
+
+#define ARGGUARD_RUN_LOCK "/run/argguard.lock"
+
+/* The loaded BPF object: its programs, maps and links. */
+struct programs;
+
+/*
+ * Take the run lock for the life of the process: a second `argguard run`
+ * would attach a second set of programs and fight over the pins. Returns
+ * the lock's fd, left open, or -1 with the reason logged.
+ */
+int programs_lock(void);
+
+/*
+ * Mount bpffs if need be and make the pin directory, load the BPF object
+ * with each map at its pin (a pinned map is reused: the policy and the
+ * counters carry on), then adopt each pinned link that runs the very same
+ * program, or attach the program and pin its link. *earlier_pins says
+ * whether maps were pinned before: a restart, not a fresh start. Returns
+ * the programs, or NULL with the reason logged.
+ */
+struct programs *programs_start(bool *earlier_pins);
+
+/* The fd of a map pin (pin < NR_MAP_PINS). */
+int programs_map_fd(const struct programs *p, enum pin pin);
+
+/* Close the programs: the pinned links, and enforcement, stay in place. */
+void programs_close(struct programs *p);
+
+/*
+ * Remove every pin and the pin directory: the programs detach as their
+ * links' pins go, and nothing enforces. Returns 0, or -1 with the reason
+ * logged.
+ */
+int programs_unpin(void);
+
+/* argguard unload: programs_unpin(), unless an argguard run is live. 0 or -1. */
+int programs_unload(void);
+
+#endif /* ARGGUARD_PROGRAMS_H */

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The program lifecycle for argguard_cli, argguard's command line built
+ * without a kernel: programs.c needs the BPF skeleton, which needs the guest
+ * kernel's BTF. The CLI tests (tests/cli.sh) and the help/man sync test only
+ * print help and usage errors and never get here; a run or an unload that
+ * does fails at its first step.
+ */
+#include <stdio.h>
+
+#include "programs.h"
+
+int programs_lock(void)
+{
+	fputs("argguard_cli: run needs the BPF object: this build has none\n", stderr);
+	return -1;
+}
+
+struct programs *programs_start(bool *earlier_pins)
+{
+	*earlier_pins = false;
+	return NULL;
+}
+
+int programs_map_fd(const struct programs *p, enum pin pin)
+{
+	(void)p;
+	(void)pin;
+	return -1;
+}
+
+void programs_close(struct programs *p)
+{
+	(void)p;
+}
+
+int programs_unpin(void)
+{
+	return -1;
+}
+
+int programs_unload(void)
+{
+	fputs("argguard_cli: unload is not in this build\n", stderr);
+	return -1;
+}
