@@ -17,6 +17,7 @@
 
 #include "apply.h"
 #include "daemon.h"
+#include "json_log.h"
 #include "log.h"
 #include "metrics.h"
 #include "policy_maps.h"

@@ -11,4 +11,26 @@
  */
 char *cgroup_path(const char *root, uint64_t id);
 
+#define CGROUP_CACHE 16
+
+/* Recently seen cgroup ids and their paths under root, in front of cgroup_path(). */
+struct cgroup_cache {
+	const char *root;
+	struct {
+		uint64_t id;
+		char *path;
+	} entries[CGROUP_CACHE]; /* replaced round robin */
+	unsigned int next; /* the entry to replace next, modulo CGROUP_CACHE */
+	unsigned int last; /* the entry returned last: never the one replaced next */
+};
+
+/*
+ * The path of the cgroup whose id is id, or NULL if there is none now. The
+ * string is the cache's: it stays valid through one more lookup, so that a
+ * record can hold its caller's cgroup and its rule's at once.
+ */
+const char *cgroup_cache_path(struct cgroup_cache *c, uint64_t id);
+
+void cgroup_cache_free(struct cgroup_cache *c);
+
 #endif /* ARGGUARD_CGROUP_H */

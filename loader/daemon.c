@@ -3,7 +3,6 @@
  * argguard run: load and attach the LSM programs, pin maps and links, apply
  * the policy file (again on SIGHUP), and log offending execs.
  */
-#define _GNU_SOURCE /* asprintf() */
 #include "daemon.h"
 
 #include <errno.h>
@@ -27,6 +26,7 @@
 #include "enforcement.h"
 #include "event_json.h"
 #include "journal.h"
+#include "json_log.h"
 #include "linux_audit.h"
 #include "log.h"
 #include "metrics.h"
@@ -36,23 +36,13 @@
 
 static volatile sig_atomic_t stopping, reload, reopen;
 
-#define CGROUP_CACHE 16
-#define MAX_PENDING 4096 /* records held while the log cannot be written */
+#define MAX_SINKS 3
 
 struct logger {
-	const char *path;
-	int fd;
 	int64_t realtime_offset_ns;
-	char *pending[MAX_PENDING]; /* lines, oldest first, waiting for space */
-	unsigned int n_pending;
-	uint64_t write_errors; /* failed writes, each retried later */
-	uint64_t dropped; /* records lost because pending was full */
-	int audit_fd; /* the Linux audit log, or -1 */
-	struct {
-		uint64_t id;
-		char *path;
-	} cgroups[CGROUP_CACHE]; /* recently seen cgroup ids, round robin */
-	unsigned int next_cgroup;
+	struct sink *sinks[MAX_SINKS]; /* the JSON log, journald, the Linux audit log */
+	unsigned int n_sinks;
+	struct cgroup_cache cgroups;
 };
 
 static void on_stop(int sig)
@@ -82,146 +72,40 @@ static int64_t realtime_offset_ns(void)
 	return (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
 }
 
-/* The cgroup path for an id, from a small cache; NULL if it is gone. */
-static const char *cgroup_of(struct logger *log, uint64_t id)
+/* One record, rendered as JSON once, to every sink. */
+static void write_record(struct logger *log, struct record *r)
 {
-	unsigned int slot;
-
-	for (unsigned int i = 0; i < CGROUP_CACHE; i++)
-		if (log->cgroups[i].path && log->cgroups[i].id == id)
-			return log->cgroups[i].path;
-	slot = log->next_cgroup++ % CGROUP_CACHE;
-	free(log->cgroups[slot].path);
-	log->cgroups[slot].id = id;
-	log->cgroups[slot].path = cgroup_path(DEFAULT_CGROUP_ROOT, id);
-	return log->cgroups[slot].path;
-}
-
-/*
- * Open the log for appending: root:adm 0640, so admins in group adm can
- * read it, as with the rest of /var/log.
- */
-static int open_log(const char *path)
-{
-	struct group *adm = getgrnam("adm");
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
-
-	if (fd < 0) {
-		log_error("failed to open log %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (adm && fchown(fd, 0, adm->gr_gid))
-		log_error("failed to give %s to group adm: %s", path, strerror(errno));
-	/* Only argguard's own directory: --log may point anywhere. */
-	if (adm && !strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")) &&
-	    chown(ARGGUARD_LOG_DIR, 0, adm->gr_gid))
-		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
-	if (fchmod(fd, 0640))
-		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
-	return fd;
-}
-
-/* SIGUSR1: after logrotate moved the log away, write to a new one. */
-static void reopen_log(struct logger *log)
-{
-	int fd = open_log(log->path);
-
-	if (fd < 0)
-		return; /* keep writing where we were */
-	close(log->fd);
-	log->fd = fd;
-}
-
-/*
- * Append one line whole, or not at all: a short write (disk full) is cut
- * back so that the file never holds half a record.
- */
-static bool append_line(struct logger *log, const char *line)
-{
-	size_t len = strlen(line);
-	off_t end = lseek(log->fd, 0, SEEK_END);
-	ssize_t n = write(log->fd, line, len);
-
-	if (n == (ssize_t)len)
-		return true;
-	if (n > 0 && end >= 0 && ftruncate(log->fd, end))
-		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
-	if (!log->write_errors++ || log->n_pending == 0)
-		log_error("failed to write %s: %s; holding records until it can be written",
-			  log->path, n < 0 ? strerror(errno) : "short write");
-	return false;
-}
-
-/* Write what is held back, oldest first; stop at the first failure. */
-static void flush_pending(struct logger *log)
-{
-	unsigned int done = 0;
-
-	while (done < log->n_pending && append_line(log, log->pending[done]))
-		free(log->pending[done++]);
-	memmove(log->pending, log->pending + done, (log->n_pending - done) * sizeof(char *));
-	log->n_pending -= done;
-	if (done && !log->n_pending)
-		log_info("%s is writable again: wrote %u held records; "
-			 "%llu failed writes since start",
-			 log->path, done, (unsigned long long)log->write_errors);
-}
-
-/* One record: a JSON line in the log file, and a journald entry. */
-static void write_record(struct logger *log, json_object *obj)
-{
-	char *line = event_object_to_line(obj), *with_newline;
 	int err;
 
-	if (!line || asprintf(&with_newline, "%s\n", line) < 0) {
-		log_error("failed to format a record: %s", strerror(ENOMEM));
-		free(line);
+	r->realtime_offset_ns = log->realtime_offset_ns;
+	r->json = record_to_object(r);
+	if (!r->json) {
+		if (r->kind == RECORD_EXEC)
+			log_error("failed to format an event: %s", strerror(ENOMEM));
 		return;
 	}
-	free(line);
-	flush_pending(log);
-	if (log->n_pending || !append_line(log, with_newline)) {
-		if (log->n_pending < MAX_PENDING) {
-			log->pending[log->n_pending++] = with_newline;
-			with_newline = NULL;
-		} else {
-			log->dropped++;
-		}
-	}
-	free(with_newline);
-	err = event_to_journal(obj);
-	if (err)
-		log_error("failed to send a record to journald: %s", strerror(-err));
-	if (log->audit_fd >= 0) {
-		err = event_to_linux_audit(log->audit_fd, obj);
+	for (unsigned int i = 0; i < log->n_sinks; i++) {
+		err = log->sinks[i]->ops->write(log->sinks[i], r);
 		if (err)
-			log_error("failed to send a record to the audit log: %s", strerror(-err));
+			log_error("failed to send a record to %s: %s", log->sinks[i]->ops->name,
+				  strerror(-err));
 	}
+	json_object_put(r->json);
+	r->json = NULL;
 }
 
 static int log_event(void *ctx, void *data, size_t size)
 {
 	struct logger *log = ctx;
 	const struct argguard_event *e = data;
-	const char *cgroup;
-	json_object *obj;
+	struct record r = { .kind = RECORD_EXEC, .event = e };
 
 	if (size < sizeof(struct argguard_event))
 		return 0;
-	obj = event_to_object(e, log->realtime_offset_ns);
-	if (!obj) {
-		log_error("failed to format an event: %s", strerror(ENOMEM));
-		return 0;
-	}
-	cgroup = cgroup_of(log, e->cgroup_id);
-	json_object_object_add(obj, "cgroup", cgroup ? json_object_new_string(cgroup) : NULL);
-	if (e->scope == ARGGUARD_SCOPE_CGROUP) {
-		cgroup = cgroup_of(log, e->rule_id);
-		json_object_object_add(obj, "rule_cgroup",
-				       cgroup ? json_object_new_string(cgroup) : NULL);
-	}
-	write_record(log, obj);
-	json_object_put(obj);
+	r.cgroup = cgroup_cache_path(&log->cgroups, e->cgroup_id);
+	if (e->scope == ARGGUARD_SCOPE_CGROUP)
+		r.rule_cgroup = cgroup_cache_path(&log->cgroups, e->rule_id);
+	write_record(log, &r);
 	return 0;
 }
 
@@ -243,7 +127,9 @@ static void read_losses(const struct logger *log, int drops_fd, struct losses *n
 {
 	now->n.suppressed = counter_sum(drops_fd, ARGGUARD_DROP_RATE_LIMITED);
 	now->n.ring_full = counter_sum(drops_fd, ARGGUARD_DROP_RING_FULL);
-	now->n.log_backlog = log->dropped;
+	now->n.log_backlog = 0;
+	for (unsigned int i = 0; i < log->n_sinks; i++)
+		now->n.log_backlog += log->sinks[i]->lost;
 	now->since_ns = monotonic_ns();
 }
 
@@ -282,24 +168,20 @@ static void load_reported(struct losses *l)
 /* A summary record for what was held back or lost since the last one. */
 static void report_losses(struct logger *log, int drops_fd, struct losses *last)
 {
-	struct record_losses delta;
+	struct record r = { .kind = RECORD_SUMMARY };
 	struct losses now;
-	json_object *obj;
 
 	read_losses(log, drops_fd, &now);
-	delta = (struct record_losses){
+	r.losses = (struct record_losses){
 		.suppressed = now.n.suppressed - last->n.suppressed,
 		.ring_full = now.n.ring_full - last->n.ring_full,
 		.log_backlog = now.n.log_backlog - last->n.log_backlog,
 	};
-	if (!delta.suppressed && !delta.ring_full && !delta.log_backlog)
+	if (!r.losses.suppressed && !r.losses.ring_full && !r.losses.log_backlog)
 		return;
-	obj = summary_to_object(&delta, now.since_ns - last->since_ns, now.since_ns,
-				log->realtime_offset_ns);
-	if (obj) {
-		write_record(log, obj);
-		json_object_put(obj);
-	}
+	r.interval_ns = now.since_ns - last->since_ns;
+	r.end_ns = now.since_ns;
+	write_record(log, &r);
 	*last = now;
 	save_reported(last);
 }
@@ -399,7 +281,7 @@ static void say_ready(int config_fd, const char *log_path)
 
 int run_daemon(const struct run_opts *opts)
 {
-	struct logger log = { .path = opts->log_path, .fd = -1, .audit_fd = -1 };
+	struct logger log = { .cgroups.root = DEFAULT_CGROUP_ROOT };
 	struct metrics_file metrics = { .dir = opts->metrics_dir };
 	struct losses losses = { 0 };
 	struct ring_buffer *rb = NULL;
@@ -436,17 +318,18 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 
-	log.fd = open_log(opts->log_path);
-	if (log.fd < 0) {
+	log.sinks[0] = json_log_open(opts->log_path);
+	if (!log.sinks[0]) {
 		err = -1;
 		goto out_destroy;
 	}
+	log.sinks[1] = journal_open();
+	log.n_sinks = 2;
 	log.realtime_offset_ns = realtime_offset_ns();
 	if (opts->linux_audit) {
-		log.audit_fd = linux_audit_open();
-		if (log.audit_fd < 0)
-			log_error("failed to open the Linux audit log: %s",
-				  strerror(-log.audit_fd));
+		log.sinks[log.n_sinks] = linux_audit_open();
+		if (log.sinks[log.n_sinks])
+			log.n_sinks++;
 	}
 	rb = ring_buffer__new(programs_map_fd(progs, PIN_EVENTS), log_event, &log, NULL);
 	if (!rb) {
@@ -471,7 +354,9 @@ int run_daemon(const struct run_opts *opts)
 		}
 		if (reopen) {
 			reopen = 0;
-			reopen_log(&log);
+			for (unsigned int i = 0; i < log.n_sinks; i++)
+				if (log.sinks[i]->ops->reopen)
+					log.sinks[i]->ops->reopen(log.sinks[i]);
 		}
 		err = ring_buffer__poll(rb, 1000);
 		if (err == -EINTR) {
@@ -482,7 +367,9 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
-		flush_pending(&log);
+		for (unsigned int i = 0; i < log.n_sinks; i++)
+			if (log.sinks[i]->ops->flush)
+				log.sinks[i]->ops->flush(log.sinks[i]);
 		report_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
 		if (metrics.dir && monotonic_ns() >= metrics.next_ns)
 			write_metrics(progs, &metrics);
@@ -495,13 +382,9 @@ int run_daemon(const struct run_opts *opts)
 
 	ring_buffer__free(rb);
 out_close:
-	close(log.fd);
-	if (log.audit_fd >= 0)
-		close(log.audit_fd);
-	for (unsigned int i = 0; i < CGROUP_CACHE; i++)
-		free(log.cgroups[i].path);
-	for (unsigned int i = 0; i < log.n_pending; i++)
-		free(log.pending[i]);
+	for (unsigned int i = 0; i < log.n_sinks; i++)
+		log.sinks[i]->ops->close(log.sinks[i]);
+	cgroup_cache_free(&log.cgroups);
 out_destroy:
 	programs_close(progs);
 	if (!err && stopping && opts->unload_on_stop)

@@ -4,8 +4,6 @@
 
 #include <stdbool.h>
 
-#define ARGGUARD_LOG_DIR "/var/log/argguard"
-#define DEFAULT_LOG ARGGUARD_LOG_DIR "/events.jsonl"
 #define ARGGUARD_REPORTED "/run/argguard.reported" /* drop counts already summed up */
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5

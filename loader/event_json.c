@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE /* strerrorname_np() */
+#define _GNU_SOURCE /* strerrorname_np(), asprintf() */
 #include "event_json.h"
 #include "names.h"
 
@@ -50,6 +50,27 @@ static bool is_utf8(const unsigned char *s, size_t len)
 	return true;
 }
 
+/* The bytes at s as hex digits, two a byte. free() it; NULL when out of memory. */
+static char *hex_of(const char *s, size_t len)
+{
+	char *hex = malloc(2 * len + 1);
+
+	if (!hex)
+		return NULL;
+	for (size_t i = 0; i < len; i++)
+		sprintf(hex + 2 * i, "%02x", (unsigned char)s[i]);
+	hex[2 * len] = '\0';
+	return hex;
+}
+
+char *record_string(const char *buf, size_t max, bool *hex)
+{
+	size_t len = strnlen(buf, max);
+
+	*hex = !is_utf8((const unsigned char *)buf, len);
+	return *hex ? hex_of(buf, len) : strndup(buf, len);
+}
+
 /*
  * Add a kernel string of at most max bytes. Bytes that are not UTF-8 cannot
  * go into JSON as they are: they are then written as hex, and "<key>_encoding"
@@ -65,11 +86,9 @@ static void add_bytes(json_object *obj, const char *key, const char *buf, size_t
 		json_object_object_add(obj, key, json_object_new_string_len(buf, (int)len));
 		return;
 	}
-	hex = malloc(2 * len + 1);
+	hex = hex_of(buf, len);
 	if (!hex)
 		return;
-	for (size_t i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", (unsigned char)buf[i]);
 	json_object_object_add(obj, key, json_object_new_string(hex));
 	snprintf(enc_key, sizeof(enc_key), "%s_encoding", key);
 	json_object_object_add(obj, enc_key, json_object_new_string("hex"));
@@ -99,12 +118,9 @@ static json_object *string_or_hex(const char *s, size_t len, bool hex)
 
 	if (!hex)
 		return json_object_new_string_len(s, (int)len);
-	text = malloc(2 * len + 1);
+	text = hex_of(s, len);
 	if (!text)
 		return NULL;
-	for (size_t i = 0; i < len; i++)
-		sprintf(text + 2 * i, "%02x", (unsigned char)s[i]);
-	text[2 * len] = '\0';
 	v = json_object_new_string(text);
 	free(text);
 	return v;
@@ -142,22 +158,28 @@ static void add_head(json_object *obj, const struct argguard_event *e)
 		json_object_object_add(obj, "argv_head_encoding", json_object_new_string("hex"));
 }
 
-/*
- * A script's interpreter, parsed from the "#!" line as binfmt_script does:
- * leading blanks skipped, the name ends at a blank, a newline or a NUL.
- */
-static void add_interpreter(json_object *obj, const struct argguard_event *e)
+bool record_interpreter(const struct argguard_event *e, const char **name, size_t *len)
 {
-	const char *p = e->shebang, *end = e->shebang + sizeof(e->shebang), *name;
+	const char *p = e->shebang, *end = e->shebang + sizeof(e->shebang);
 
 	if (!(e->flags & ARGGUARD_EV_SCRIPT))
-		return;
+		return false;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	name = p;
+	*name = p;
 	while (p < end && *p && *p != ' ' && *p != '\t' && *p != '\n')
 		p++;
-	add_bytes(obj, "interpreter", name, p - name);
+	*len = p - *name;
+	return true;
+}
+
+static void add_interpreter(json_object *obj, const struct argguard_event *e)
+{
+	const char *name;
+	size_t len;
+
+	if (record_interpreter(e, &name, &len))
+		add_bytes(obj, "interpreter", name, len);
 }
 
 static json_object *count_or_null(int32_t n)
@@ -165,24 +187,30 @@ static json_object *count_or_null(int32_t n)
 	return n < 0 ? NULL : json_object_new_int(n);
 }
 
+const char *record_errno(int32_t err, char *buf, size_t len)
+{
+	const char *name = strerrorname_np(err);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "%d", err);
+	return buf;
+}
+
 /* The errno's name, its number when it has none, or null for 0. */
 static json_object *errno_or_null(int32_t err)
 {
-	const char *name = err ? strerrorname_np(err) : NULL;
 	char number[16];
 
 	if (!err)
 		return NULL;
-	if (name)
-		return json_object_new_string(name);
-	snprintf(number, sizeof(number), "%d", err);
-	return json_object_new_string(number);
+	return json_object_new_string(record_errno(err, number, sizeof(number)));
 }
 
 json_object *event_to_object(const struct argguard_event *e, int64_t realtime_offset_ns)
 {
-	bool exact = e->flags & ARGGUARD_EV_EXACT_SIZES;
-	bool kernel = e->verdict == ARGGUARD_VERDICT_KERNEL_REFUSED;
+	bool exact = event_has_exact_sizes(e);
+	bool kernel = !event_has_total_bytes(e);
 	json_object *obj = json_object_new_object();
 
 	if (!obj)
@@ -191,9 +219,7 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	json_object_object_add(obj, "verdict", json_object_new_string(verdict_name(e->verdict)));
 	json_object_object_add(obj, "scope", json_object_new_string(scope_name(e->scope)));
 	json_object_object_add(obj, "rule_id",
-			       e->scope == ARGGUARD_SCOPE_UID || e->scope == ARGGUARD_SCOPE_CGROUP
-				       ? json_object_new_uint64(e->rule_id)
-				       : NULL);
+			       event_has_rule_id(e) ? json_object_new_uint64(e->rule_id) : NULL);
 	json_object_object_add(obj, "limit", json_object_new_string(limit_name(e->limit_kind)));
 	json_object_object_add(obj, "limit_value", json_object_new_uint64(e->limit));
 	json_object_object_add(obj, "errno", errno_or_null(e->err));
@@ -225,6 +251,20 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	return obj;
 }
 
+/* The summary's message: what was held back and lost, and over how long. */
+static void summary_message(const struct record_losses *n, uint64_t interval_ns, char *buf,
+			    size_t len)
+{
+	uint64_t lost = n->ring_full + n->log_backlog;
+
+	snprintf(buf, len,
+		 "suppressed %llu events and lost %llu (ring buffer full %llu, "
+		 "log backlog full %llu) in the last %.1f s",
+		 (unsigned long long)n->suppressed, (unsigned long long)lost,
+		 (unsigned long long)n->ring_full, (unsigned long long)n->log_backlog,
+		 interval_ns / 1e9);
+}
+
 json_object *summary_to_object(const struct record_losses *n, uint64_t interval_ns, uint64_t end_ns,
 			       int64_t realtime_offset_ns)
 {
@@ -241,14 +281,48 @@ json_object *summary_to_object(const struct record_losses *n, uint64_t interval_
 	json_object_object_add(obj, "lost_ring_full", json_object_new_uint64(n->ring_full));
 	json_object_object_add(obj, "lost_log_backlog", json_object_new_uint64(n->log_backlog));
 	json_object_object_add(obj, "interval_s", json_object_new_double(interval_ns / 1e9));
-	snprintf(message, sizeof(message),
-		 "suppressed %llu events and lost %llu (ring buffer full %llu, "
-		 "log backlog full %llu) in the last %.1f s",
-		 (unsigned long long)n->suppressed, (unsigned long long)lost,
-		 (unsigned long long)n->ring_full, (unsigned long long)n->log_backlog,
-		 interval_ns / 1e9);
+	summary_message(n, interval_ns, message, sizeof(message));
 	json_object_object_add(obj, "message", json_object_new_string(message));
 	return obj;
+}
+
+json_object *record_to_object(const struct record *r)
+{
+	json_object *obj;
+
+	if (r->kind == RECORD_SUMMARY)
+		return summary_to_object(&r->losses, r->interval_ns, r->end_ns,
+					 r->realtime_offset_ns);
+	obj = event_to_object(r->event, r->realtime_offset_ns);
+	if (!obj)
+		return NULL;
+	json_object_object_add(obj, "cgroup", r->cgroup ? json_object_new_string(r->cgroup) : NULL);
+	if (r->event->scope == ARGGUARD_SCOPE_CGROUP)
+		json_object_object_add(obj, "rule_cgroup",
+				       r->rule_cgroup ? json_object_new_string(r->rule_cgroup)
+						      : NULL);
+	return obj;
+}
+
+char *record_message(const struct record *r)
+{
+	const struct argguard_event *e = r->event;
+	char summary[200], *filename, *message;
+	bool hex;
+	int n;
+
+	if (r->kind == RECORD_SUMMARY) {
+		summary_message(&r->losses, r->interval_ns, summary, sizeof(summary));
+		return strdup(summary);
+	}
+	filename = record_string(e->filename, sizeof(e->filename), &hex);
+	if (!filename)
+		return NULL;
+	n = asprintf(&message, "%s exec of %s (%s %s, limit %llu)", verdict_name(e->verdict),
+		     filename, scope_name(e->scope), limit_name(e->limit_kind),
+		     (unsigned long long)e->limit);
+	free(filename);
+	return n < 0 ? NULL : message;
 }
 
 char *event_object_to_line(json_object *obj)

@@ -13,21 +13,9 @@
 
 #include <systemd/sd-journal.h>
 
+#include "event_json.h"
+
 #define MAX_FIELDS 40
-
-static const char *field(json_object *obj, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(obj, key, &v) && v ? json_object_get_string(v) : "?";
-}
-
-static int priority(const char *verdict)
-{
-	if (!strcmp(verdict, "deny") || !strcmp(verdict, "kernel-refused"))
-		return LOG_WARNING;
-	return LOG_NOTICE;
-}
 
 struct fields {
 	char *text[MAX_FIELDS + 3];
@@ -50,13 +38,15 @@ static __attribute__((format(printf, 2, 3))) int add(struct fields *f, const cha
 	return 0;
 }
 
-int event_to_journal(json_object *obj)
+static int journal_write(struct sink *s, const struct record *r)
 {
 	struct iovec iov[MAX_FIELDS + 3];
 	struct fields f = { .n = 0 };
+	char *message = NULL;
 	int ret = 0;
 
-	json_object_object_foreach(obj, key, value)
+	(void)s;
+	json_object_object_foreach(r->json, key, value)
 	{
 		if (!value || f.n == MAX_FIELDS)
 			continue;
@@ -66,14 +56,10 @@ int event_to_journal(json_object *obj)
 		for (char *c = f.text[f.n - 1] + strlen("ARGGUARD_"); *c != '='; c++)
 			*c = toupper((unsigned char)*c);
 	}
-	if (!strcmp(field(obj, "verdict"), "summary"))
-		ret = add(&f, "MESSAGE=argguard: %s", field(obj, "message"));
-	else
-		ret = add(&f, "MESSAGE=argguard: %s exec of %s (%s %s, limit %s)",
-			  field(obj, "verdict"), field(obj, "filename"), field(obj, "scope"),
-			  field(obj, "limit"), field(obj, "limit_value"));
+	message = record_message(r);
+	ret = message ? add(&f, "MESSAGE=argguard: %s", message) : -ENOMEM;
 	if (!ret)
-		ret = add(&f, "PRIORITY=%d", priority(field(obj, "verdict")));
+		ret = add(&f, "PRIORITY=%d", record_is_failure(r) ? LOG_WARNING : LOG_NOTICE);
 	if (!ret)
 		ret = add(&f, "SYSLOG_IDENTIFIER=argguard");
 	if (ret)
@@ -82,7 +68,26 @@ int event_to_journal(json_object *obj)
 		iov[i] = (struct iovec){ .iov_base = f.text[i], .iov_len = strlen(f.text[i]) };
 	ret = sd_journal_sendv(iov, f.n);
 out:
+	free(message);
 	for (int i = 0; i < f.n; i++)
 		free(f.text[i]);
 	return ret;
+}
+
+static void journal_close(struct sink *s)
+{
+	(void)s; /* nothing held: each entry is a datagram of its own */
+}
+
+static const struct sink_ops journal_ops = {
+	.name = "journald",
+	.write = journal_write,
+	.close = journal_close,
+};
+
+struct sink *journal_open(void)
+{
+	static struct sink journal = { .ops = &journal_ops };
+
+	return &journal;
 }

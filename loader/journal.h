@@ -2,13 +2,13 @@
 #ifndef ARGGUARD_JOURNAL_H
 #define ARGGUARD_JOURNAL_H
 
-#include <json-c/json.h>
+#include "sink.h"
 
 /*
- * Send one event, as event_to_object() built it, to journald: every field as
- * ARGGUARD_<NAME>= (null fields left out), a MESSAGE, and a PRIORITY by
- * verdict. Returns 0 or a negative errno.
+ * The journald sink: each record as one journal entry, with every field of
+ * its JSON as ARGGUARD_<NAME>= (null fields left out), a MESSAGE, and a
+ * PRIORITY by verdict (warning for deny and kernel-refused, else notice).
  */
-int event_to_journal(json_object *obj);
+struct sink *journal_open(void);
 
 #endif /* ARGGUARD_JOURNAL_H */

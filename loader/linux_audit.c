@@ -2,57 +2,181 @@
 #include "linux_audit.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libaudit.h>
 
-/* Fields that go into the audit message, in this order. */
-static const char *const fields[] = {
-	"verdict",    "scope",	    "rule_id",	  "limit",     "limit_value", "errno",
-	"pid",	      "ppid",	    "uid",	  "euid",      "gid",	      "argc",
-	"envc",	      "argv_bytes", "envp_bytes", "orig_argc", "total_bytes", "secureexec",
-	"suppressed", "lost",	    "comm",	  "filename",  "interpreter", "cgroup",
+#include "event_json.h"
+#include "log.h"
+#include "names.h"
+
+struct linux_audit {
+	struct sink sink;
+	int fd;
 };
 
-int linux_audit_open(void)
-{
-	int fd = audit_open();
+/* The message being written, and the first error: every add after it does nothing. */
+struct message {
+	char *text;
+	size_t size;
+	int err;
+};
 
-	return fd < 0 ? -errno : fd;
+/* Append " key=value", the value quoted or in hex, as auditd expects for values it cannot trust. */
+static void add(struct message *m, const char *key, const char *value)
+{
+	size_t len = strlen(m->text);
+	char *pair;
+
+	if (m->err)
+		return;
+	pair = audit_encode_nv_string(key, value, 0);
+	if (!pair) {
+		m->err = -ENOMEM;
+		return;
+	}
+	if (len + 1 + strlen(pair) < m->size) {
+		m->text[len] = ' ';
+		strcpy(m->text + len + 1, pair);
+	}
+	free(pair);
 }
 
-int event_to_linux_audit(int fd, json_object *obj)
+static void add_u64(struct message *m, const char *key, uint64_t value)
 {
-	char msg[MAX_AUDIT_MESSAGE_LENGTH] = "op=argguard-exec";
-	json_object *v;
-	bool failed;
+	char text[24];
+
+	snprintf(text, sizeof(text), "%" PRIu64, value);
+	add(m, key, text);
+}
+
+static void add_s64(struct message *m, const char *key, int64_t value)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "%" PRId64, value);
+	add(m, key, text);
+}
+
+/* A kernel string of at most max bytes, spelled as in the JSON record. */
+static void add_string(struct message *m, const char *key, const char *buf, size_t max)
+{
+	bool hex;
+	char *text = record_string(buf, max, &hex);
+
+	if (!text && !m->err)
+		m->err = -ENOMEM;
+	if (text)
+		add(m, key, text);
+	free(text);
+}
+
+/* The fields of an exec: those of its JSON record that auditd gets, in this order. */
+static void add_exec(struct message *m, const struct record *r)
+{
+	const struct argguard_event *e = r->event;
+	const char *interpreter;
+	char number[16];
 	size_t len;
 
-	if (json_object_object_get_ex(obj, "verdict", &v) &&
-	    !strcmp(json_object_get_string(v), "summary"))
-		strcpy(msg, "op=argguard-summary");
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		char *pair;
-
-		if (!json_object_object_get_ex(obj, fields[i], &v) || !v)
-			continue;
-		/* Quotes or hex, as auditd expects for values it cannot trust. */
-		pair = audit_encode_nv_string(fields[i], json_object_get_string(v), 0);
-		if (!pair)
-			return -ENOMEM;
-		len = strlen(msg);
-		if (len + 1 + strlen(pair) < sizeof(msg)) {
-			msg[len] = ' ';
-			strcpy(msg + len + 1, pair);
-		}
-		free(pair);
+	add(m, "verdict", verdict_name(e->verdict));
+	add(m, "scope", scope_name(e->scope));
+	if (event_has_rule_id(e))
+		add_u64(m, "rule_id", e->rule_id);
+	add(m, "limit", limit_name(e->limit_kind));
+	add_u64(m, "limit_value", e->limit);
+	if (e->err)
+		add(m, "errno", record_errno(e->err, number, sizeof(number)));
+	add_s64(m, "pid", e->pid);
+	add_s64(m, "ppid", e->ppid);
+	add_s64(m, "uid", e->uid);
+	add_s64(m, "euid", e->euid);
+	add_s64(m, "gid", e->gid);
+	if (e->argc >= 0)
+		add_s64(m, "argc", e->argc);
+	if (e->envc >= 0)
+		add_s64(m, "envc", e->envc);
+	if (event_has_exact_sizes(e)) {
+		add_u64(m, "argv_bytes", e->argv_bytes);
+		add_u64(m, "envp_bytes", e->envp_bytes);
+		if (e->orig_argc >= 0)
+			add_s64(m, "orig_argc", e->orig_argc);
 	}
-	failed = json_object_object_get_ex(obj, "verdict", &v) &&
-		 (!strcmp(json_object_get_string(v), "deny") ||
-		  !strcmp(json_object_get_string(v), "kernel-refused"));
-	if (audit_log_user_message(fd, AUDIT_TRUSTED_APP, msg, NULL, NULL, NULL, !failed) <= 0)
+	if (event_has_total_bytes(e))
+		add_u64(m, "total_bytes", e->total_bytes);
+	add(m, "secureexec", e->flags & ARGGUARD_EV_SECUREEXEC ? "true" : "false");
+	add_string(m, "comm", e->comm, sizeof(e->comm));
+	add_string(m, "filename", e->filename, sizeof(e->filename));
+	if (record_interpreter(e, &interpreter, &len))
+		add_string(m, "interpreter", interpreter, len);
+	if (r->cgroup)
+		add(m, "cgroup", r->cgroup);
+}
+
+int linux_audit_message(const struct record *r, char *msg, size_t size)
+{
+	struct message m = { .text = msg, .size = size };
+
+	if (r->kind == RECORD_EXEC) {
+		snprintf(msg, size, "op=argguard-exec");
+		add_exec(&m, r);
+	} else {
+		snprintf(msg, size, "op=argguard-summary");
+		add(&m, "verdict", "summary");
+		add_u64(&m, "suppressed", r->losses.suppressed);
+		add_u64(&m, "lost", r->losses.ring_full + r->losses.log_backlog);
+	}
+	return m.err;
+}
+
+static int linux_audit_write(struct sink *s, const struct record *r)
+{
+	struct linux_audit *audit = sink_container(s, struct linux_audit);
+	char msg[MAX_AUDIT_MESSAGE_LENGTH];
+	int err = linux_audit_message(r, msg, sizeof(msg));
+
+	if (err)
+		return err;
+	if (audit_log_user_message(audit->fd, AUDIT_TRUSTED_APP, msg, NULL, NULL, NULL,
+				   !record_is_failure(r)) <= 0)
 		return -errno ? -errno : -EIO;
 	return 0;
+}
+
+static void linux_audit_close(struct sink *s)
+{
+	struct linux_audit *audit = sink_container(s, struct linux_audit);
+
+	close(audit->fd);
+	free(audit);
+}
+
+static const struct sink_ops linux_audit_ops = {
+	.name = "the audit log",
+	.write = linux_audit_write,
+	.close = linux_audit_close,
+};
+
+struct sink *linux_audit_open(void)
+{
+	struct linux_audit *audit;
+	int fd = audit_open();
+
+	if (fd < 0) {
+		log_error("failed to open the Linux audit log: %s", strerror(errno));
+		return NULL;
+	}
+	audit = malloc(sizeof(*audit));
+	if (!audit) {
+		log_error("failed to open the Linux audit log: %s", strerror(ENOMEM));
+		close(fd);
+		return NULL;
+	}
+	*audit = (struct linux_audit){ .sink = { .ops = &linux_audit_ops }, .fd = fd };
+	return &audit->sink;
 }

@@ -5,32 +5,7 @@
 
 #include "check.h"
 #include "event_json.h"
-
-static struct argguard_event sample(void)
-{
-	struct argguard_event e = {
-		.ktime_ns = 5000000000ULL,
-		.argv_bytes = 4194304,
-		.envp_bytes = 17,
-		.total_bytes = 4194321,
-		.limit = 1048576,
-		.rule_id = 1000,
-		.verdict = ARGGUARD_VERDICT_DENY,
-		.scope = ARGGUARD_SCOPE_UID,
-		.limit_kind = ARGGUARD_LIMIT_TOTAL_BYTES,
-		.flags = ARGGUARD_EV_EXACT_SIZES,
-		.pid = 42,
-		.uid = 1000,
-		.gid = 100,
-		.argc = 33,
-		.envc = 1,
-		.orig_argc = 33,
-	};
-
-	strcpy(e.comm, "execsize");
-	strcpy(e.filename, "/bin/true");
-	return e;
-}
+#include "sample_event.h"
 
 static json_object *parse(const struct argguard_event *e, int64_t offset)
 {
@@ -60,7 +35,7 @@ static int64_t num(json_object *obj, const char *key)
 
 static void exact_event_carries_every_field(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj = parse(&e, 1700000000LL * 1000000000LL);
 
 	if (!obj)
@@ -84,7 +59,7 @@ static void exact_event_carries_every_field(void)
 
 static void head_is_an_array_with_an_explicit_truncated_flag(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj, *head, *v;
 
 	memcpy(e.head, "ls\0-l\0/tm", 10);
@@ -127,7 +102,7 @@ static void head_is_an_array_with_an_explicit_truncated_flag(void)
 
 static void derived_event_leaves_split_sizes_null(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj, *v;
 
 	e.flags = 0;
@@ -142,7 +117,7 @@ static void derived_event_leaves_split_sizes_null(void)
 
 static void odd_bytes_stay_valid_json(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj;
 
 	strcpy(e.filename, "/tmp/a\"b\\c\nd\x01");
@@ -173,7 +148,7 @@ static void odd_bytes_stay_valid_json(void)
 
 static void script_records_name_the_interpreter(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj;
 
 	obj = parse(&e, 0);
@@ -201,7 +176,7 @@ static void script_records_name_the_interpreter(void)
 
 static void kernel_refusal_names_the_limit_that_applied(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj;
 
 	e.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED;
@@ -242,7 +217,7 @@ static void summary_gives_losses_by_reason(void)
 
 static void unknown_errno_is_given_as_its_number(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj;
 
 	e.err = 4095; /* no name: strerrorname_np() returns NULL */
@@ -256,7 +231,7 @@ static void unknown_errno_is_given_as_its_number(void)
 
 static void stamp_past_int64_max_still_formats(void)
 {
-	struct argguard_event e = sample();
+	struct argguard_event e = sample_event();
 	json_object *obj;
 
 	/* ktime_ns + offset overflows int64_t; UBSan (test_event_json_asan) would say so. */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One record on its way from the ring buffer to the sinks: an offending
+ * exec, as the BPF program reported it with the cgroup paths the daemon
+ * found for it, or a summary of the records that were held back or lost.
+ */
+#ifndef ARGGUARD_RECORD_H
+#define ARGGUARD_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include <json-c/json.h>
+
+#include "argguard.h"
+
+/* Records that never reached the log, by reason. */
+struct record_losses {
+	uint64_t suppressed; /* held back by the rate limit */
+	uint64_t ring_full; /* lost: no room in the ring buffer */
+	uint64_t log_backlog; /* lost: a sink gave them up (the log unwritable, its backlog full) */
+};
+
+enum record_kind {
+	RECORD_EXEC, /* event, cgroup, rule_cgroup */
+	RECORD_SUMMARY, /* losses, interval_ns, end_ns */
+};
+
+struct record {
+	enum record_kind kind;
+	int64_t realtime_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC: wall-clock times */
+	const struct argguard_event *event;
+	const char *cgroup; /* the caller's cgroup path; NULL if it is gone */
+	/* With ARGGUARD_SCOPE_CGROUP, the deciding rule's cgroup path; NULL if it is gone. */
+	const char *rule_cgroup;
+	struct record_losses losses;
+	uint64_t interval_ns; /* how long the summary covers */
+	uint64_t end_ns; /* CLOCK_MONOTONIC: when it ends */
+	/*
+	 * The record as JSON (event_json.c), rendered once for the sinks that
+	 * pass every field on: the JSON log's line, journald's fields.
+	 */
+	json_object *json;
+};
+
+/*
+ * Which of an exec event's fields it knows; the JSON has null for the
+ * others, and the sinks leave them out.
+ */
+static inline bool event_has_rule_id(const struct argguard_event *e)
+{
+	return e->scope == ARGGUARD_SCOPE_UID || e->scope == ARGGUARD_SCOPE_CGROUP;
+}
+
+/* argv_bytes, envp_bytes and orig_argc: from a patched kernel's exact counts. */
+static inline bool event_has_exact_sizes(const struct argguard_event *e)
+{
+	return e->flags & ARGGUARD_EV_EXACT_SIZES;
+}
+
+/* total_bytes: the kernel refused the exec before the strings were copied. */
+static inline bool event_has_total_bytes(const struct argguard_event *e)
+{
+	return e->verdict != ARGGUARD_VERDICT_KERNEL_REFUSED;
+}
+
+/* Whether the exec failed: argguard denied it, or the kernel refused it. */
+static inline bool record_is_failure(const struct record *r)
+{
+	return r->kind == RECORD_EXEC && (r->event->verdict == ARGGUARD_VERDICT_DENY ||
+					  r->event->verdict == ARGGUARD_VERDICT_KERNEL_REFUSED);
+}
+
+#endif /* ARGGUARD_RECORD_H */

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Records as the sinks get them: the JSON with the cgroup paths, the
+ * one-line message journald shows, the Linux audit message, and the cgroup
+ * cache that names a record's cgroups.
+ */
+#define _GNU_SOURCE /* mkdtemp() */
+#include <json-c/json.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cgroup.h"
+#include "check.h"
+#include "event_json.h"
+#include "linux_audit.h"
+#include "sample_event.h"
+
+/* The sample event, decided by a cgroup rule and denied with E2BIG. */
+static struct argguard_event sample(void)
+{
+	struct argguard_event e = sample_event();
+
+	e.rule_id = 4242;
+	e.cgroup_id = 4243;
+	e.scope = ARGGUARD_SCOPE_CGROUP;
+	e.ppid = 1;
+	e.euid = 1000;
+	e.err = 7;
+	return e;
+}
+
+static const char *str(json_object *obj, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(obj, key, &v))
+		return "(missing)";
+	return v ? json_object_get_string(v) : "(null)";
+}
+
+static void exec_record_carries_its_cgroup_paths(void)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC,
+			    .event = &e,
+			    .cgroup = "/system.slice/ci.service/job",
+			    .rule_cgroup = "/system.slice/ci.service" };
+	json_object *obj = record_to_object(&r);
+
+	CHECK(!strcmp(str(obj, "cgroup"), "/system.slice/ci.service/job"),
+	      "cgroup is the caller's path: %s", str(obj, "cgroup"));
+	CHECK(!strcmp(str(obj, "rule_cgroup"), "/system.slice/ci.service"),
+	      "rule_cgroup is the rule's path: %s", str(obj, "rule_cgroup"));
+	json_object_put(obj);
+	r.cgroup = r.rule_cgroup = NULL;
+	obj = record_to_object(&r);
+	CHECK(!strcmp(str(obj, "cgroup"), "(null)") && !strcmp(str(obj, "rule_cgroup"), "(null)"),
+	      "cgroups that are gone are null");
+	json_object_put(obj);
+	e.scope = ARGGUARD_SCOPE_UID;
+	obj = record_to_object(&r);
+	CHECK(!strcmp(str(obj, "rule_cgroup"), "(missing)"),
+	      "no rule_cgroup outside a cgroup rule");
+	json_object_put(obj);
+}
+
+static void message_names_verdict_file_rule_and_limit(void)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC, .event = &e };
+	char *message = record_message(&r);
+
+	CHECK(message && !strcmp(message, "deny exec of /bin/true (cgroup max_total_bytes, "
+					  "limit 1048576)"),
+	      "the message: %s", message ? message : "(null)");
+	free(message);
+	strcpy(e.filename, "/tmp/\xff");
+	message = record_message(&r);
+	CHECK(message && strstr(message, " of 2f746d702fff "),
+	      "a filename in hex as in the JSON: %s", message ? message : "(null)");
+	free(message);
+}
+
+static void summary_message_gives_losses_by_reason(void)
+{
+	struct record r = { .kind = RECORD_SUMMARY,
+			    .losses = { .suppressed = 5, .ring_full = 2, .log_backlog = 1 },
+			    .interval_ns = 1500000000ULL };
+	char *message = record_message(&r);
+
+	CHECK(message && !strcmp(message, "suppressed 5 events and lost 3 (ring buffer full 2, log "
+					  "backlog full 1) in the last 1.5 s"),
+	      "the summary's message: %s", message ? message : "(null)");
+	free(message);
+}
+
+static void audit_message_has_the_fields_in_order(void)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC, .event = &e, .cgroup = "/ci" };
+	char msg[8192];
+
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
+		      !strcmp(msg,
+			      "op=argguard-exec verdict=\"deny\" scope=\"cgroup\" rule_id=\"4242\" "
+			      "limit=\"max_total_bytes\" limit_value=\"1048576\" errno=\"E2BIG\" "
+			      "pid=\"42\" ppid=\"1\" uid=\"1000\" euid=\"1000\" gid=\"100\" "
+			      "argc=\"33\" envc=\"1\" argv_bytes=\"4194304\" envp_bytes=\"17\" "
+			      "orig_argc=\"33\" total_bytes=\"4194321\" secureexec=\"false\" "
+			      "comm=\"execsize\" filename=\"/bin/true\" cgroup=\"/ci\""),
+	      "the exec's audit message: %s", msg);
+}
+
+static void audit_message_leaves_out_what_is_unknown(void)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC, .event = &e };
+	char msg[8192];
+
+	e.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED;
+	e.scope = ARGGUARD_SCOPE_KERNEL;
+	e.flags = 0;
+	e.argc = e.envc = e.orig_argc = -1;
+	e.err = 0;
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && !strstr(msg, "rule_id=") &&
+		      !strstr(msg, "errno=") && !strstr(msg, "argc=") && !strstr(msg, "envc=") &&
+		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup="),
+	      "no rule_id, errno, counts, sizes or cgroup: %s", msg);
+}
+
+static void audit_message_spells_odd_bytes_as_the_json_does(void)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC, .event = &e };
+	char msg[8192];
+
+	strcpy(e.comm, "a b");
+	strcpy(e.filename, "/tmp/\xff");
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && strstr(msg, " comm=612062 ") &&
+		      strstr(msg, " filename=\"2f746d702fff\""),
+	      "a blank in hex for auditd, other bytes in hex as in the JSON: %s", msg);
+}
+
+static void audit_summary_says_what_was_lost(void)
+{
+	struct record r = { .kind = RECORD_SUMMARY,
+			    .losses = { .suppressed = 5, .ring_full = 2, .log_backlog = 1 } };
+	char msg[8192];
+
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
+		      !strcmp(msg, "op=argguard-summary verdict=\"summary\" suppressed=\"5\" "
+				   "lost=\"3\""),
+	      "the summary's audit message: %s", msg);
+}
+
+/* Twenty cgroup directories under a temporary root: more than the cache holds. */
+static void cache_keeps_both_paths_of_a_record(void)
+{
+	char root[] = "/tmp/argguard-cgroups.XXXXXX", dir[PATH_MAX];
+	struct cgroup_cache cache = { .root = root };
+	uint64_t ids[20];
+	const char *first, *second;
+	struct stat st;
+	bool kept = true;
+
+	if (!mkdtemp(root)) {
+		CHECK(0, "made a temporary directory");
+		return;
+	}
+	for (int i = 0; i < 20; i++) {
+		snprintf(dir, sizeof(dir), "%s/cg%d", root, i);
+		mkdir(dir, 0700);
+		stat(dir, &st);
+		ids[i] = st.st_ino;
+	}
+	/* Every pair, each lookup a hit or a miss: the first path stays whole. */
+	for (int i = 0; i < 20; i++) {
+		for (int j = 0; j < 20; j++) {
+			char want[16];
+
+			first = cgroup_cache_path(&cache, ids[i]);
+			second = cgroup_cache_path(&cache, ids[j]);
+			snprintf(want, sizeof(want), "/cg%d", i);
+			kept = kept && first && second && !strcmp(first, want);
+		}
+	}
+	CHECK(kept, "a path stays valid through the next lookup");
+	CHECK(cgroup_cache_path(&cache, 1) == NULL, "an id no cgroup has is NULL");
+	cgroup_cache_free(&cache);
+	for (int i = 0; i < 20; i++) {
+		snprintf(dir, sizeof(dir), "%s/cg%d", root, i);
+		rmdir(dir);
+	}
+	rmdir(root);
+}
+
+int main(void)
+{
+	exec_record_carries_its_cgroup_paths();
+	message_names_verdict_file_rule_and_limit();
+	summary_message_gives_losses_by_reason();
+	audit_message_has_the_fields_in_order();
+	audit_message_leaves_out_what_is_unknown();
+	audit_message_spells_odd_bytes_as_the_json_does();
+	audit_summary_says_what_was_lost();
+	cache_keeps_both_paths_of_a_record();
+	return check_done();
+}
