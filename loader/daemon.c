@@ -22,9 +22,8 @@
 #include <systemd/sd-daemon.h>
 
 #include "apply.h"
-#include "cgroup.h"
+#include "clocks.h"
 #include "enforcement.h"
-#include "event_json.h"
 #include "journal.h"
 #include "json_log.h"
 #include "linux_audit.h"
@@ -32,18 +31,9 @@
 #include "metrics.h"
 #include "policy_maps.h"
 #include "programs.h"
-#include "units.h"
+#include "record_pipeline.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
-
-#define MAX_SINKS 3
-
-struct logger {
-	int64_t realtime_offset_ns;
-	struct sink *sinks[MAX_SINKS]; /* the JSON log, journald, the Linux audit log */
-	unsigned int n_sinks;
-	struct cgroup_cache cgroups;
-};
 
 static void on_stop(int sig)
 {
@@ -61,129 +51,6 @@ static void on_usr1(int sig)
 {
 	(void)sig;
 	reopen = 1;
-}
-
-static int64_t realtime_offset_ns(void)
-{
-	struct timespec rt, mono;
-
-	clock_gettime(CLOCK_REALTIME, &rt);
-	clock_gettime(CLOCK_MONOTONIC, &mono);
-	return (rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
-}
-
-/* One record, rendered as JSON once, to every sink. */
-static void write_record(struct logger *log, struct record *r)
-{
-	int err;
-
-	r->realtime_offset_ns = log->realtime_offset_ns;
-	r->json = record_to_object(r);
-	if (!r->json) {
-		if (r->kind == RECORD_EXEC)
-			log_error("failed to format an event: %s", strerror(ENOMEM));
-		return;
-	}
-	for (unsigned int i = 0; i < log->n_sinks; i++) {
-		err = log->sinks[i]->ops->write(log->sinks[i], r);
-		if (err)
-			log_error("failed to send a record to %s: %s", log->sinks[i]->ops->name,
-				  strerror(-err));
-	}
-	json_object_put(r->json);
-	r->json = NULL;
-}
-
-static int log_event(void *ctx, void *data, size_t size)
-{
-	struct logger *log = ctx;
-	const struct argguard_event *e = data;
-	struct record r = { .kind = RECORD_EXEC, .event = e };
-
-	if (size < sizeof(struct argguard_event))
-		return 0;
-	r.cgroup = cgroup_cache_path(&log->cgroups, e->cgroup_id);
-	if (e->scope == ARGGUARD_SCOPE_CGROUP)
-		r.rule_cgroup = cgroup_cache_path(&log->cgroups, e->rule_id);
-	write_record(log, &r);
-	return 0;
-}
-
-/* Records that never reached the log, as of since_ns (CLOCK_MONOTONIC). */
-struct losses {
-	struct record_losses n;
-	uint64_t since_ns;
-};
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-static void read_losses(const struct logger *log, int drops_fd, struct losses *now)
-{
-	now->n.suppressed = counter_sum(drops_fd, ARGGUARD_DROP_RATE_LIMITED);
-	now->n.ring_full = counter_sum(drops_fd, ARGGUARD_DROP_RING_FULL);
-	now->n.log_backlog = 0;
-	for (unsigned int i = 0; i < log->n_sinks; i++)
-		now->n.log_backlog += log->sinks[i]->lost;
-	now->since_ns = monotonic_ns();
-}
-
-/*
- * The drop counts the last summary covered, kept across restarts: drops
- * while no daemon ran go into the next daemon's first summary.
- */
-static void save_reported(const struct losses *l)
-{
-	FILE *f = fopen(ARGGUARD_REPORTED ".new", "we");
-
-	if (!f)
-		return;
-	fprintf(f, "%llu %llu\n", (unsigned long long)l->n.suppressed,
-		(unsigned long long)l->n.ring_full);
-	if (fclose(f) == 0)
-		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
-}
-
-/*
- * Where an adopted daemon's summaries start. No file (or one that does not
- * fit the maps) means no summary has covered the pinned counters yet: all
- * of their drops are still to be reported.
- */
-static void load_reported(struct losses *l)
-{
-	unsigned long long v[2]; /* suppressed, ring_full */
-
-	if (read_numbers(ARGGUARD_REPORTED, v, 2) != 2 || v[0] > l->n.suppressed ||
-	    v[1] > l->n.ring_full)
-		v[0] = v[1] = 0;
-	l->n.suppressed = v[0];
-	l->n.ring_full = v[1];
-}
-
-/* A summary record for what was held back or lost since the last one. */
-static void report_losses(struct logger *log, int drops_fd, struct losses *last)
-{
-	struct record r = { .kind = RECORD_SUMMARY };
-	struct losses now;
-
-	read_losses(log, drops_fd, &now);
-	r.losses = (struct record_losses){
-		.suppressed = now.n.suppressed - last->n.suppressed,
-		.ring_full = now.n.ring_full - last->n.ring_full,
-		.log_backlog = now.n.log_backlog - last->n.log_backlog,
-	};
-	if (!r.losses.suppressed && !r.losses.ring_full && !r.losses.log_backlog)
-		return;
-	r.interval_ns = now.since_ns - last->since_ns;
-	r.end_ns = now.since_ns;
-	write_record(log, &r);
-	*last = now;
-	save_reported(last);
 }
 
 /* The node_exporter textfile, when --metrics-dir asks for one. */
@@ -281,10 +148,10 @@ static void say_ready(int config_fd, const char *log_path)
 
 int run_daemon(const struct run_opts *opts)
 {
-	struct logger log = { .cgroups.root = DEFAULT_CGROUP_ROOT };
 	struct metrics_file metrics = { .dir = opts->metrics_dir };
-	struct losses losses = { 0 };
-	struct ring_buffer *rb = NULL;
+	struct record_pipeline *records = NULL;
+	struct sink *sinks[3]; /* the JSON log, journald, the Linux audit log */
+	unsigned int n_sinks;
 	struct programs *progs;
 	char why[512];
 	bool earlier_pins;
@@ -318,29 +185,26 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 
-	log.sinks[0] = json_log_open(opts->log_path);
-	if (!log.sinks[0]) {
+	sinks[0] = json_log_open(opts->log_path);
+	if (!sinks[0]) {
 		err = -1;
 		goto out_destroy;
 	}
-	log.sinks[1] = journal_open();
-	log.n_sinks = 2;
-	log.realtime_offset_ns = realtime_offset_ns();
+	sinks[1] = journal_open();
+	n_sinks = 2;
 	if (opts->linux_audit) {
-		log.sinks[log.n_sinks] = linux_audit_open();
-		if (log.sinks[log.n_sinks])
-			log.n_sinks++;
+		sinks[n_sinks] = linux_audit_open(); /* without it, the others still log */
+		if (sinks[n_sinks])
+			n_sinks++;
 	}
-	rb = ring_buffer__new(programs_map_fd(progs, PIN_EVENTS), log_event, &log, NULL);
-	if (!rb) {
-		err = -errno;
-		log_error("failed to open the event ring buffer: %s", strerror(-err));
-		goto out_close;
+	records = record_pipeline_new(programs_map_fd(progs, PIN_EVENTS),
+				      programs_map_fd(progs, PIN_DROPS), sinks, n_sinks,
+				      earlier_pins);
+	if (!records) {
+		err = -1;
+		goto out_destroy;
 	}
 
-	read_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
-	if (earlier_pins)
-		load_reported(&losses);
 	install_signals();
 	say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
 	write_metrics(progs, &metrics);
@@ -354,11 +218,9 @@ int run_daemon(const struct run_opts *opts)
 		}
 		if (reopen) {
 			reopen = 0;
-			for (unsigned int i = 0; i < log.n_sinks; i++)
-				if (log.sinks[i]->ops->reopen)
-					log.sinks[i]->ops->reopen(log.sinks[i]);
+			record_pipeline_reopen(records);
 		}
-		err = ring_buffer__poll(rb, 1000);
+		err = record_pipeline_poll(records, 1000);
 		if (err == -EINTR) {
 			err = 0; /* a signal: SIGTERM stops, SIGHUP reloads, SIGUSR1 reopens */
 			continue;
@@ -367,24 +229,15 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
-		for (unsigned int i = 0; i < log.n_sinks; i++)
-			if (log.sinks[i]->ops->flush)
-				log.sinks[i]->ops->flush(log.sinks[i]);
-		report_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
 		if (metrics.dir && monotonic_ns() >= metrics.next_ns)
 			write_metrics(progs, &metrics);
 	}
 	sd_notify(0, "STOPPING=1");
 	remove_metrics(&metrics);
-	ring_buffer__consume(rb);
-	report_losses(&log, programs_map_fd(progs, PIN_DROPS), &losses);
+	record_pipeline_drain(records);
 	err = err < 0 ? err : 0;
 
-	ring_buffer__free(rb);
-out_close:
-	for (unsigned int i = 0; i < log.n_sinks; i++)
-		log.sinks[i]->ops->close(log.sinks[i]);
-	cgroup_cache_free(&log.cgroups);
+	record_pipeline_free(records);
 out_destroy:
 	programs_close(progs);
 	if (!err && stopping && opts->unload_on_stop)

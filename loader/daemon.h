@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 
-#define ARGGUARD_REPORTED "/run/argguard.reported" /* drop counts already summed up */
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5
 /* argguard run's exit status when it cannot prove enforcement: no restart helps. */

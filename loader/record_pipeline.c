@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The record pipeline: each event from the ring buffer becomes a typed
+ * record, with the paths of its cgroups, and goes to every sink. What never
+ * reached the sinks (held back by the rate limit, lost to a full ring
+ * buffer, given up by a sink) is summed up in a summary record.
+ */
+#include "record_pipeline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "cgroup.h"
+#include "clocks.h"
+#include "event_json.h"
+#include "log.h"
+#include "policy.h"
+#include "policy_maps.h"
+#include "units.h"
+
+/* Records that never reached the log, as of since_ns (CLOCK_MONOTONIC). */
+struct losses {
+	struct record_losses n;
+	uint64_t since_ns;
+};
+
+struct record_pipeline {
+	struct ring_buffer *rb;
+	int drops_fd;
+	int64_t realtime_offset_ns;
+	struct cgroup_cache cgroups;
+	struct losses reported; /* what the last summary covered */
+	unsigned int n_sinks;
+	struct sink *sinks[]; /* in order: each record goes to the first one first */
+};
+
+/* One record, rendered as JSON once, to every sink. */
+static void write_record(struct record_pipeline *p, struct record *r)
+{
+	int err;
+
+	r->realtime_offset_ns = p->realtime_offset_ns;
+	r->json = record_to_object(r);
+	if (!r->json) {
+		if (r->kind == RECORD_EXEC)
+			log_error("failed to format an event: %s", strerror(ENOMEM));
+		return;
+	}
+	for (unsigned int i = 0; i < p->n_sinks; i++) {
+		err = p->sinks[i]->ops->write(p->sinks[i], r);
+		if (err)
+			log_error("failed to send a record to %s: %s", p->sinks[i]->ops->name,
+				  strerror(-err));
+	}
+	json_object_put(r->json);
+	r->json = NULL;
+}
+
+static int log_event(void *ctx, void *data, size_t size)
+{
+	struct record_pipeline *p = ctx;
+	const struct argguard_event *e = data;
+	struct record r = { .kind = RECORD_EXEC, .event = e };
+
+	if (size < sizeof(struct argguard_event))
+		return 0;
+	r.cgroup = cgroup_cache_path(&p->cgroups, e->cgroup_id);
+	if (e->scope == ARGGUARD_SCOPE_CGROUP)
+		r.rule_cgroup = cgroup_cache_path(&p->cgroups, e->rule_id);
+	write_record(p, &r);
+	return 0;
+}
+
+static void read_losses(const struct record_pipeline *p, struct losses *now)
+{
+	now->n.suppressed = counter_sum(p->drops_fd, ARGGUARD_DROP_RATE_LIMITED);
+	now->n.ring_full = counter_sum(p->drops_fd, ARGGUARD_DROP_RING_FULL);
+	now->n.log_backlog = 0;
+	for (unsigned int i = 0; i < p->n_sinks; i++)
+		now->n.log_backlog += p->sinks[i]->lost;
+	now->since_ns = monotonic_ns();
+}
+
+/*
+ * The drop counts the last summary covered, kept across restarts: drops
+ * while no daemon ran go into the next daemon's first summary.
+ */
+static void save_reported(const struct losses *l)
+{
+	FILE *f = fopen(ARGGUARD_REPORTED ".new", "we");
+
+	if (!f)
+		return;
+	fprintf(f, "%llu %llu\n", (unsigned long long)l->n.suppressed,
+		(unsigned long long)l->n.ring_full);
+	if (fclose(f) == 0)
+		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
+}
+
+/*
+ * Where an adopted daemon's summaries start. No file (or one that does not
+ * fit the maps) means no summary has covered the pinned counters yet: all
+ * of their drops are still to be reported.
+ */
+static void load_reported(struct losses *l)
+{
+	unsigned long long v[2]; /* suppressed, ring_full */
+
+	if (read_numbers(ARGGUARD_REPORTED, v, 2) != 2 || v[0] > l->n.suppressed ||
+	    v[1] > l->n.ring_full)
+		v[0] = v[1] = 0;
+	l->n.suppressed = v[0];
+	l->n.ring_full = v[1];
+}
+
+/* A summary record for what was held back or lost since the last one. */
+static void report_losses(struct record_pipeline *p)
+{
+	struct record r = { .kind = RECORD_SUMMARY };
+	struct losses now;
+
+	read_losses(p, &now);
+	r.losses = (struct record_losses){
+		.suppressed = now.n.suppressed - p->reported.n.suppressed,
+		.ring_full = now.n.ring_full - p->reported.n.ring_full,
+		.log_backlog = now.n.log_backlog - p->reported.n.log_backlog,
+	};
+	if (!r.losses.suppressed && !r.losses.ring_full && !r.losses.log_backlog)
+		return;
+	r.interval_ns = now.since_ns - p->reported.since_ns;
+	r.end_ns = now.since_ns;
+	write_record(p, &r);
+	p->reported = now;
+	save_reported(&p->reported);
+}
+
+struct record_pipeline *record_pipeline_new(int events_fd, int drops_fd, struct sink *const *sinks,
+					    unsigned int n_sinks, bool earlier_pins)
+{
+	struct record_pipeline *p = calloc(1, sizeof(*p) + n_sinks * sizeof(struct sink *));
+
+	if (!p) {
+		log_error("failed to start the record pipeline: %s", strerror(ENOMEM));
+		for (unsigned int i = 0; i < n_sinks; i++)
+			sinks[i]->ops->close(sinks[i]);
+		return NULL;
+	}
+	p->drops_fd = drops_fd;
+	p->realtime_offset_ns = realtime_offset_ns();
+	p->cgroups.root = DEFAULT_CGROUP_ROOT;
+	memcpy(p->sinks, sinks, n_sinks * sizeof(struct sink *));
+	p->n_sinks = n_sinks;
+	p->rb = ring_buffer__new(events_fd, log_event, p, NULL);
+	if (!p->rb) {
+		log_error("failed to open the event ring buffer: %s", strerror(errno));
+		record_pipeline_free(p);
+		return NULL;
+	}
+	read_losses(p, &p->reported);
+	if (earlier_pins)
+		load_reported(&p->reported);
+	return p;
+}
+
+int record_pipeline_poll(struct record_pipeline *p, int timeout_ms)
+{
+	int n = ring_buffer__poll(p->rb, timeout_ms);
+
+	if (n < 0)
+		return n;
+	for (unsigned int i = 0; i < p->n_sinks; i++)
+		if (p->sinks[i]->ops->flush)
+			p->sinks[i]->ops->flush(p->sinks[i]);
+	report_losses(p);
+	return n;
+}
+
+void record_pipeline_reopen(struct record_pipeline *p)
+{
+	for (unsigned int i = 0; i < p->n_sinks; i++)
+		if (p->sinks[i]->ops->reopen)
+			p->sinks[i]->ops->reopen(p->sinks[i]);
+}
+
+void record_pipeline_drain(struct record_pipeline *p)
+{
+	ring_buffer__consume(p->rb);
+	report_losses(p);
+}
+
+void record_pipeline_free(struct record_pipeline *p)
+{
+	if (!p)
+		return;
+	ring_buffer__free(p->rb);
+	for (unsigned int i = 0; i < p->n_sinks; i++)
+		p->sinks[i]->ops->close(p->sinks[i]);
+	cgroup_cache_free(&p->cgroups);
+	free(p);
+}
