@@ -18,6 +18,7 @@
 #include "apply.h"
 #include "daemon.h"
 #include "json_log.h"
+#include "metrics_file.h"
 #include "log.h"
 #include "metrics.h"
 #include "policy_maps.h"

@@ -1,35 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * argguard run: load and attach the LSM programs, pin maps and links, apply
- * the policy file (again on SIGHUP), and log offending execs.
+ * argguard run, the main loop: start the programs (programs.c), apply the
+ * policy file at a fresh start, prove enforcement, then pass records from
+ * the ring buffer to the sinks (record_pipeline.c) until SIGTERM; SIGHUP
+ * applies the policy file again, SIGUSR1 reopens the log. systemd hears of
+ * each step.
  */
 #include "daemon.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <grp.h>
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
+#include <linux/types.h>
 
 #include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 #include <systemd/sd-daemon.h>
 
 #include "apply.h"
-#include "clocks.h"
+#include "argguard.h"
 #include "enforcement.h"
 #include "journal.h"
 #include "json_log.h"
 #include "linux_audit.h"
 #include "log.h"
-#include "metrics.h"
-#include "policy_maps.h"
+#include "metrics_file.h"
 #include "programs.h"
 #include "record_pipeline.h"
 
@@ -53,53 +48,6 @@ static void on_usr1(int sig)
 	reopen = 1;
 }
 
-/* The node_exporter textfile, when --metrics-dir asks for one. */
-struct metrics_file {
-	const char *dir; /* NULL: none */
-	uint64_t next_ns; /* CLOCK_MONOTONIC: when it is due again */
-	bool failing; /* the last write failed, and said so */
-};
-
-/* Rewrite the textfile now. A failure is logged once, and again once it works. */
-static void write_metrics(const struct programs *progs, struct metrics_file *mf)
-{
-	struct argguard_metrics m = { 0 };
-	int err;
-
-	if (!mf->dir)
-		return;
-	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
-	err = metrics_read_maps(programs_map_fd(progs, PIN_CONFIG),
-				programs_map_fd(progs, PIN_COUNTERS),
-				programs_map_fd(progs, PIN_DROPS), &m);
-	if (!err) {
-		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
-		err = metrics_write_textfile(mf->dir, &m);
-	}
-	if (err && !mf->failing)
-		log_error("failed to write %s/%s: %s; trying again every %d seconds", mf->dir,
-			  METRICS_TEXTFILE, strerror(-err), METRICS_INTERVAL_S);
-	else if (!err && mf->failing)
-		fprintf(stderr, "argguard: writing %s/%s again\n", mf->dir, METRICS_TEXTFILE);
-	mf->failing = err != 0;
-}
-
-/*
- * No daemon, no metrics: node_exporter stops serving them, rather than
- * numbers that nobody updates (and, after --on-stop unload, a mode that is
- * no longer in force).
- */
-static void remove_metrics(const struct metrics_file *mf)
-{
-	char path[4096];
-
-	if (!mf->dir)
-		return;
-	snprintf(path, sizeof(path), "%s/%s", mf->dir, METRICS_TEXTFILE);
-	if (unlink(path) && errno != ENOENT)
-		log_error("failed to remove %s: %s", path, strerror(errno));
-}
-
 static void install_signals(void)
 {
 	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup },
@@ -111,26 +59,10 @@ static void install_signals(void)
 	sigaction(SIGUSR1, &usr1, NULL);
 }
 
-/*
- * Readiness is proof: an exec marked as the probe must be denied by the
- * attached program, whatever the mode. Under the apply lock, so no apply
- * rewrites the config map while the probe is marked in it.
- */
-static int prove_enforcement(const struct programs *progs, char *why, size_t len)
-{
-	int lock = apply_lock(), err;
-
-	if (lock < 0)
-		return snprintf(why, len, "failed to take the apply lock"), -1;
-	err = probe_enforcement(programs_map_fd(progs, PIN_CONFIG), why, len);
-	apply_unlock(lock);
-	return err;
-}
-
 /* Tell systemd, and the journal, what is in force: only mode enforce says enforcing. */
 static void say_ready(int config_fd, const char *log_path)
 {
-	static const char *const what[] = {
+	static const char *const what[ARGGUARD_NR_MODES] = {
 		[ARGGUARD_MODE_OFF] = "mode off: nothing is judged",
 		[ARGGUARD_MODE_AUDIT] = "audit mode: nothing is denied; would-deny is logged",
 		[ARGGUARD_MODE_ENFORCE] = "enforcing",
@@ -141,15 +73,16 @@ static void say_ready(int config_fd, const char *log_path)
 
 	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
 		log_error("failed to read the config map: %s", strerror(errno));
-	status = what[cfg.mode <= ARGGUARD_MODE_ENFORCE ? cfg.mode : ARGGUARD_MODE_ENFORCE];
+	_Static_assert(ARGGUARD_NR_MODES == 3, "each mode has its status line");
+	status = what[cfg.mode < ARGGUARD_NR_MODES ? cfg.mode : ARGGUARD_MODE_ENFORCE];
 	sd_notifyf(0, "READY=1\nSTATUS=%s (probe exec denied)", status);
 	log_info("%s; probe exec denied; pins in %s, log %s", status, ARGGUARD_PIN_DIR, log_path);
 }
 
 int run_daemon(const struct run_opts *opts)
 {
-	struct metrics_file metrics = { .dir = opts->metrics_dir };
-	struct record_pipeline *records = NULL;
+	struct metrics_file metrics;
+	struct record_pipeline *records;
 	struct sink *sinks[3]; /* the JSON log, journald, the Linux audit log */
 	unsigned int n_sinks;
 	struct programs *progs;
@@ -178,7 +111,7 @@ int run_daemon(const struct run_opts *opts)
 		err = -1;
 		goto out_destroy;
 	}
-	err = prove_enforcement(progs, why, sizeof(why));
+	err = probe_enforcement(programs_map_fd(progs, PIN_CONFIG), why, sizeof(why));
 	if (err) {
 		log_error("%s", why);
 		err = EXIT_NOT_ENFORCING;
@@ -205,16 +138,22 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 
+	metrics = (struct metrics_file){
+		.dir = opts->metrics_dir,
+		.config_fd = programs_map_fd(progs, PIN_CONFIG),
+		.counters_fd = programs_map_fd(progs, PIN_COUNTERS),
+		.drops_fd = programs_map_fd(progs, PIN_DROPS),
+	};
 	install_signals();
 	say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
-	write_metrics(progs, &metrics);
+	metrics_file_write(&metrics);
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
 			say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
-			write_metrics(progs, &metrics);
+			metrics_file_write(&metrics);
 		}
 		if (reopen) {
 			reopen = 0;
@@ -229,11 +168,10 @@ int run_daemon(const struct run_opts *opts)
 			log_error("failed to poll the ring buffer: %s", strerror(-err));
 			break;
 		}
-		if (metrics.dir && monotonic_ns() >= metrics.next_ns)
-			write_metrics(progs, &metrics);
+		metrics_file_tick(&metrics);
 	}
 	sd_notify(0, "STOPPING=1");
-	remove_metrics(&metrics);
+	metrics_file_remove(&metrics);
 	record_pipeline_drain(records);
 	err = err < 0 ? err : 0;
 

@@ -4,8 +4,6 @@
 
 #include <stdbool.h>
 
-/* How often argguard run rewrites the metrics textfile, in seconds. */
-#define METRICS_INTERVAL_S 5
 /* argguard run's exit status when it cannot prove enforcement: no restart helps. */
 #define EXIT_NOT_ENFORCING 78 /* EX_CONFIG */
 

@@ -17,6 +17,8 @@
 
 #include <bpf/bpf.h>
 
+#include "apply.h"
+
 #define LSM_LIST "/sys/kernel/security/lsm"
 
 static int read_lsm_list(char *buf, size_t len)
@@ -104,7 +106,7 @@ static void run_probe_child(int go)
 	_exit(errno);
 }
 
-int probe_enforcement(int config_fd, char *why, size_t len)
+static int probe(int config_fd, char *why, size_t len)
 {
 	int go[2], status, err;
 	__u32 left = 1;
@@ -148,4 +150,15 @@ int probe_enforcement(int config_fd, char *why, size_t len)
 			 "the probe exec ended with status %d (wanted EPERM from argguard)",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return -1;
+}
+
+int probe_enforcement(int config_fd, char *why, size_t len)
+{
+	int lock = apply_lock(), err;
+
+	if (lock < 0)
+		return snprintf(why, len, "failed to take the apply lock"), -1;
+	err = probe(config_fd, why, len);
+	apply_unlock(lock);
+	return err;
 }

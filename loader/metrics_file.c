@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "metrics_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "clocks.h"
+#include "log.h"
+#include "metrics.h"
+#include "policy_maps.h"
+
+void metrics_file_write(struct metrics_file *mf)
+{
+	struct argguard_metrics m = { 0 };
+	int err;
+
+	if (!mf->dir)
+		return;
+	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
+	err = metrics_read_maps(mf->config_fd, mf->counters_fd, mf->drops_fd, &m);
+	if (!err) {
+		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
+		err = metrics_write_textfile(mf->dir, &m);
+	}
+	if (err && !mf->failing)
+		log_error("failed to write %s/%s: %s; trying again every %d seconds", mf->dir,
+			  METRICS_TEXTFILE, strerror(-err), METRICS_INTERVAL_S);
+	else if (!err && mf->failing)
+		fprintf(stderr, "argguard: writing %s/%s again\n", mf->dir, METRICS_TEXTFILE);
+	mf->failing = err != 0;
+}
+
+void metrics_file_tick(struct metrics_file *mf)
+{
+	if (mf->dir && monotonic_ns() >= mf->next_ns)
+		metrics_file_write(mf);
+}
+
+void metrics_file_remove(const struct metrics_file *mf)
+{
+	char path[4096];
+
+	if (!mf->dir)
+		return;
+	snprintf(path, sizeof(path), "%s/%s", mf->dir, METRICS_TEXTFILE);
+	if (unlink(path) && errno != ENOENT)
+		log_error("failed to remove %s: %s", path, strerror(errno));
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The daemon's node_exporter textfile (--metrics-dir): the metrics of
+ * argguard status, rewritten every METRICS_INTERVAL_S seconds and on each
+ * reload, and removed when the daemon stops.
+ */
+#ifndef ARGGUARD_METRICS_FILE_H
+#define ARGGUARD_METRICS_FILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* How often argguard run rewrites the metrics textfile, in seconds. */
+#define METRICS_INTERVAL_S 5
+
+struct metrics_file {
+	const char *dir; /* NULL: none */
+	int config_fd, counters_fd, drops_fd; /* the maps it reads */
+	uint64_t next_ns; /* CLOCK_MONOTONIC: when it is due again */
+	bool failing; /* the last write failed, and said so */
+};
+
+/* Rewrite the textfile now. A failure is logged once, and again once it works. */
+void metrics_file_write(struct metrics_file *mf);
+
+/* Rewrite it if it is due. */
+void metrics_file_tick(struct metrics_file *mf);
+
+/*
+ * No daemon, no metrics: node_exporter stops serving them, rather than
+ * numbers that nobody updates (and, after --on-stop unload, a mode that is
+ * no longer in force).
+ */
+void metrics_file_remove(const struct metrics_file *mf);
+
+#endif /* ARGGUARD_METRICS_FILE_H */
