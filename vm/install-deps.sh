@@ -15,6 +15,8 @@ PACKAGES=(
 	libaudit-dev
 	# man pages: doc/*.scd to roff
 	scdoc
+	# the Debian package the guests install, and its check
+	debhelper fakeroot lintian
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis, and
 	# groff, which lints the man pages
 	clang-format jq libclang-rt-dev cppcheck clang-tidy groff-base

@@ -142,6 +142,15 @@ counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
+# The ids of the pinned LSM and exit links: they change only when a program
+# is attached anew.
+pinned_link_ids() {
+	local l
+	for l in link link_creds link_execve link_execveat; do
+		bpftool -j link show pinned "$PIN_DIR/$l" | jq -r .id
+	done | tr '\n' ' '
+}
+
 # daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its journal.
 daemon_said() { journalctl -u argguard.service _PID="$(daemon_pid)" --no-pager | grep -- "$1" >/dev/null; }
 
