@@ -100,9 +100,11 @@ test_2_upgrade_lets_no_exec_through_and_keeps_the_admins_conffiles() {
 }
 
 test_3_reinstall_of_the_same_version_adopts_the_pins() {
-	local links0
+	local links0 out
 	links0=$(pinned_link_ids)
-	dpkg -i "$NEW_DEB" </dev/null || fail "a second dpkg -i of the same package failed"
+	out=$(dpkg -i "$NEW_DEB" 2>&1 </dev/null) || fail "a second dpkg -i of the same package failed: $out"
+	echo "$out"
+	[[ $out != *"not enforcing"* ]] || fail "dpkg -i said argguard does not enforce where it does"
 	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links after a reinstall"
 	daemon_said "adopted the pinned" || fail "expected the restarted daemon to adopt the pins"
 	assert_enforcing "after a reinstall"
