@@ -173,6 +173,37 @@ apply_policy() {
 
 restore_policy() { argguard policy apply "$POLICY_FILE"; }
 
+CG=/sys/fs/cgroup
+SUID_TRUE=/usr/local/bin/argguard-suid-true
+PLAIN_TRUE=/usr/local/bin/argguard-plain-true
+FCAP_TRUE=/usr/local/bin/argguard-fcap-true
+
+# A test's EXIT trap: on its way out, pass or fail, put the site policy back
+# and remove its cgroups (named $CG/argguard-t-*, and a child of each).
+cleanup() {
+	if [[ -f /tmp/argguard-policy.orig ]]; then
+		mv /tmp/argguard-policy.orig "$POLICY_FILE"
+	fi
+	restore_policy
+	rmdir $CG/argguard-t-*/child $CG/argguard-t-* 2>/dev/null || true
+}
+
+# in_cgroup PATH CMD...: run CMD inside an existing cgroup.
+in_cgroup() {
+	local path=$1
+	shift
+	(echo "$BASHPID" >"$CG$path/cgroup.procs" && exec "$@")
+}
+
+# Copies of /bin/true: setuid root, plain, and with a file capability (a
+# privilege-gaining exec for anyone but root).
+make_setuid_copies() {
+	install -m 4755 /bin/true "$SUID_TRUE"
+	install -m 0755 /bin/true "$PLAIN_TRUE"
+	install -m 0755 /bin/true "$FCAP_TRUE"
+	setcap cap_net_raw+ep "$FCAP_TRUE"
+}
+
 last_record() { tail -n 1 "$EVENT_LOG"; }
 
 # outcome CMD...: "allowed" if the exec ran, else the errno it failed with.
