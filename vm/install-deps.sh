@@ -13,6 +13,8 @@ PACKAGES=(
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
 	libaudit-dev
+	# systemd.pc: where the unit is installed (debian/control's Build-Depends too)
+	systemd
 	# man pages: doc/*.scd to roff
 	scdoc
 	# the Debian package the guests install, and its check
