@@ -14,8 +14,8 @@ DEBIAN_61=linux-image-amd64
 DEBIAN_612=linux-image-6.12-cloud-amd64
 
 # The guest suites, in the order ctest runs them: what tap-summary.sh reads.
-GUEST_SUITES=(guest_suite guest_nobpf guest_recovery guest_reboot guest_stock guest_debian_61
-	guest_debian_612 guest_debian_612_nobpf)
+GUEST_SUITES=(guest_suite guest_package guest_nobpf guest_recovery guest_reboot guest_stock
+	guest_debian_61 guest_debian_61_nobpf guest_debian_612 guest_debian_612_nobpf)
 
 main() {
 	local root build kernel stock debian61 debian612 rc=0 s taps=()

@@ -13,8 +13,12 @@ PACKAGES=(
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libsystemd-dev libinih-dev
 	libaudit-dev
+	# systemd.pc: where the unit is installed (debian/control's Build-Depends too)
+	systemd
 	# man pages: doc/*.scd to roff
 	scdoc
+	# the Debian package the guests install, and its check
+	debhelper fakeroot lintian
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis, and
 	# groff, which lints the man pages
 	clang-format jq libclang-rt-dev cppcheck clang-tidy groff-base

@@ -12,9 +12,11 @@
 # --kernel: a vm/kernel.sh output (bzImage), or a vm/debian-kernel.sh one,
 # which also holds initrd.img and the guest tree (root/) to boot.
 # JOB: suite (tests/guest/cases), stock-suite (tests/guest/stock, for the
-# unpatched kernel), nobpf-suite (tests/guest/nobpf, booted with an lsm= that
-# leaves bpf out), recovery-suite (tests/guest/recovery, booted with
-# argguard.mode=audit), reboot-suite (two boots of one disk: the first runs
+# unpatched kernel), package-suite (tests/guest/package: starts from the
+# older package, then upgrades, reinstalls, removes and purges), nobpf-suite
+# (tests/guest/nobpf, booted with an lsm= that leaves bpf out),
+# recovery-suite (tests/guest/recovery, booted with argguard.mode=audit),
+# reboot-suite (two boots of one disk: the first runs
 # tests/guest/reboot-prepare.sh, the second tests/guest/reboot), demo, boot
 # (just boot), bench-kernel or bench-exec (tests/bench/*-guest.sh).
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
@@ -52,10 +54,12 @@ parse_args() {
 		shift 2 || usage
 	done
 	[[ -f $KERNEL/bzImage ]] || die "--kernel must name a vm/kernel.sh output (no bzImage in '$KERNEL')"
-	[[ -x $BUILD/argguard ]] || die "--build must name a build tree with argguard in it"
+	[[ -f $BUILD/argguard.deb && -f $BUILD/argguard-previous.deb ]] ||
+		die "--build must name a build tree with argguard.deb and argguard-previous.deb in it"
 	case $JOB in
 	suite) JOB_CMD="run-suite.sh cases" ;;
 	stock-suite) JOB_CMD="run-suite.sh stock" ;;
+	package-suite) JOB_CMD="run-suite.sh package" ;;
 	nobpf-suite)
 		JOB_CMD="run-suite.sh nobpf"
 		APPEND+=" lsm=capability"
@@ -72,7 +76,7 @@ parse_args() {
 	boot) JOB_CMD=boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
 	bench-exec) JOB_CMD=exec-guest.sh ;;
-	*) die "--job must be suite, stock-suite, nobpf-suite, recovery-suite, reboot-suite, demo, boot, bench-kernel or bench-exec" ;;
+	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, demo, boot, bench-kernel or bench-exec" ;;
 	esac
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }
@@ -86,17 +90,31 @@ enable_unit() {
 	done
 }
 
-# What every run installs fresh on top of the cached base.
+# install_package ROOT DEB: dpkg -i in a chroot of the guest tree, as an
+# admin installs it. Nothing may start there: policy-rc.d forbids it, and the
+# chroot has no running systemd.
+install_package() {
+	local root=$1 deb=$2
+	[[ ! -e $root/run/systemd/system ]] || die "the guest tree has /run/systemd/system: a chroot install would start units"
+	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
+	chmod 0755 "$root/usr/sbin/policy-rc.d"
+	cp "$deb" "$root/tmp/argguard.deb"
+	chroot "$root" dpkg -i /tmp/argguard.deb >"$OUT/dpkg.log" 2>&1 ||
+		{ cat "$OUT/dpkg.log" >&2; die "dpkg -i of $deb failed in the guest tree"; }
+	rm -f "$root/tmp/argguard.deb" "$root/usr/sbin/policy-rc.d"
+}
+
+# What every run installs fresh on top of the cached base: the package (the
+# package suite starts from the older one, which it upgrades), the options
+# the tests need set in its conffile as an admin would, and the tests.
 install_argguard() {
-	local root=$1 tests=$1/usr/lib/argguard/tests
-	install -D -m 0755 "$BUILD/argguard" "$root/usr/sbin/argguard"
-	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.service" \
-		"$root/usr/lib/systemd/system/argguard.service"
-	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.conf" "$root/etc/argguard/argguard.conf"
-	install -D -m 0644 "$ARGGUARD_ROOT/loader/argguard.logrotate" "$root/etc/logrotate.d/argguard"
-	echo 'ARGGUARD_OPTS="--linux-audit --metrics-dir /var/lib/prometheus/node-exporter"' \
-		>"$root/etc/default/argguard"
-	enable_unit "$root" /usr/lib/systemd/system/argguard.service
+	local root=$1 tests=$1/usr/lib/argguard/tests deb=$BUILD/argguard.deb
+	[[ $JOB == package-suite ]] && deb=$BUILD/argguard-previous.deb
+	install_package "$root" "$deb"
+	sed -i 's|^ARGGUARD_OPTS=.*|ARGGUARD_OPTS="--linux-audit --metrics-dir /var/lib/prometheus/node-exporter"|' \
+		"$root/etc/default/argguard"
+	grep -q '^ARGGUARD_OPTS="--linux-audit' "$root/etc/default/argguard" ||
+		die "the package's /etc/default/argguard has no ARGGUARD_OPTS= line to set"
 
 	install -D -m 0644 "$ARGGUARD_ROOT/vm/guest-job.service" \
 		"$root/etc/systemd/system/argguard-guest-job.service"
@@ -106,6 +124,7 @@ install_argguard() {
 	cp "$ARGGUARD_ROOT"/tests/bench/*-guest.sh "$tests/"
 	rm -f "$tests"/*.c
 	install -m 0755 "${GUEST_HELPERS[@]/#/$BUILD/tests/}" "$tests/bin/"
+	install -D -m 0644 "$BUILD/argguard.deb" "$tests/debs/argguard.deb"
 	mkdir -p "$tests/kselftests"
 	[[ ! -d $KERNEL/selftests ]] || cp -r "$KERNEL/selftests/." "$tests/kselftests/"
 	cat >"$tests/job" <<-JOB

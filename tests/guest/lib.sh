@@ -142,6 +142,15 @@ counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
+# The ids of the pinned LSM and exit links: they change only when a program
+# is attached anew.
+pinned_link_ids() {
+	local l
+	for l in link link_creds link_execve link_execveat; do
+		bpftool -j link show pinned "$PIN_DIR/$l" | jq -r .id
+	done | tr '\n' ' '
+}
+
 # daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its journal.
 daemon_said() { journalctl -u argguard.service _PID="$(daemon_pid)" --no-pager | grep -- "$1" >/dev/null; }
 
@@ -163,6 +172,37 @@ apply_policy() {
 }
 
 restore_policy() { argguard policy apply "$POLICY_FILE"; }
+
+CG=/sys/fs/cgroup
+SUID_TRUE=/usr/local/bin/argguard-suid-true
+PLAIN_TRUE=/usr/local/bin/argguard-plain-true
+FCAP_TRUE=/usr/local/bin/argguard-fcap-true
+
+# A test's EXIT trap: on its way out, pass or fail, put the site policy back
+# and remove its cgroups (named $CG/argguard-t-*, and a child of each).
+cleanup() {
+	if [[ -f /tmp/argguard-policy.orig ]]; then
+		mv /tmp/argguard-policy.orig "$POLICY_FILE"
+	fi
+	restore_policy
+	rmdir $CG/argguard-t-*/child $CG/argguard-t-* 2>/dev/null || true
+}
+
+# in_cgroup PATH CMD...: run CMD inside an existing cgroup.
+in_cgroup() {
+	local path=$1
+	shift
+	(echo "$BASHPID" >"$CG$path/cgroup.procs" && exec "$@")
+}
+
+# Copies of /bin/true: setuid root, plain, and with a file capability (a
+# privilege-gaining exec for anyone but root).
+make_setuid_copies() {
+	install -m 4755 /bin/true "$SUID_TRUE"
+	install -m 0755 /bin/true "$PLAIN_TRUE"
+	install -m 0755 /bin/true "$FCAP_TRUE"
+	setcap cap_net_raw+ep "$FCAP_TRUE"
+}
 
 last_record() { tail -n 1 "$EVENT_LOG"; }
 

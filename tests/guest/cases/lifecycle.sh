@@ -31,13 +31,6 @@ test_unload_detaches_and_unpins_everything() {
 		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
 }
 
-pinned_link_ids() {
-	local l
-	for l in link link_creds link_execve link_execveat; do
-		bpftool -j link show pinned "$PIN_DIR/$l" | jq -r .id
-	done | tr '\n' ' '
-}
-
 # wait_restart PID: wait up to 30 s for systemd to have replaced daemon PID.
 wait_restart() {
 	local i now

@@ -1,27 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The site policy: scopes, setuid, empty argv, modes, bpftool edits, bad input.
 
-CG=/sys/fs/cgroup
-SUID_TRUE=/usr/local/bin/argguard-suid-true
-PLAIN_TRUE=/usr/local/bin/argguard-plain-true
-
-# Each test runs in its own subshell: on its way out, pass or fail, put the
-# site policy back and remove its cgroups.
-cleanup() {
-	if [[ -f /tmp/argguard-policy.orig ]]; then
-		mv /tmp/argguard-policy.orig "$POLICY_FILE"
-	fi
-	restore_policy
-	rmdir $CG/argguard-t-*/child $CG/argguard-t-* 2>/dev/null || true
-}
-
-# in_cgroup PATH CMD...: run CMD inside an existing cgroup.
-in_cgroup() {
-	local path=$1
-	shift
-	(echo "$BASHPID" >"$CG$path/cgroup.procs" && exec "$@")
-}
-
 test_policy_most_specific_rule_wins() {
 	trap cleanup EXIT
 	mkdir -p $CG/argguard-t-tight/child $CG/argguard-t-loose
@@ -44,15 +23,6 @@ test_policy_most_specific_rule_wins() {
 		in_cgroup /argguard-t-loose "${AS_TESTER[@]}" "$x" 300000 0 /bin/true
 	expect allowed "root in the 1M cgroup, 300K: the cgroup rule loosens global" \
 		in_cgroup /argguard-t-loose "$x" 300000 0 /bin/true
-}
-
-FCAP_TRUE=/usr/local/bin/argguard-fcap-true
-
-make_setuid_copies() {
-	install -m 4755 /bin/true "$SUID_TRUE"
-	install -m 0755 /bin/true "$PLAIN_TRUE"
-	install -m 0755 /bin/true "$FCAP_TRUE"
-	setcap cap_net_raw+ep "$FCAP_TRUE"
 }
 
 test_setuid_rule_tightens_privilege_gaining_execs_only() {

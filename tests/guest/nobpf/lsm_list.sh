@@ -33,3 +33,15 @@ test_nothing_is_pinned_when_enforcement_cannot_be_proven() {
 		fail "expected no pins: programs that never run must not look loaded"
 	fi
 }
+
+test_package_install_says_it_does_not_enforce() {
+	local out lsm want
+	lsm=$(cat /sys/kernel/security/lsm)
+	want="argguard: not enforcing: bpf is not an active LSM ($lsm). Add bpf to the kernel"
+	want+=" command line, as lsm=$lsm,bpf"
+	out=$(dpkg -i /usr/lib/argguard/tests/debs/argguard.deb 2>&1 </dev/null) ||
+		fail "dpkg -i failed: $out"
+	echo "$out"
+	grep -qF "$want" <<<"$out" || fail "expected dpkg -i to say: $want"
+	assert_eq failed "$(systemctl is-active argguard.service || true)" "argguard.service's state"
+}

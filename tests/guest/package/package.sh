@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# The package's life on one machine, in the order an admin lives it: the
+# guest boots with the older package installed (vm/run.sh, package-suite),
+# which is upgraded, reinstalled, removed, purged and installed afresh. Each
+# step starts where the one before left the machine: the numbers keep that
+# order.
+
+NEW_DEB=/usr/lib/argguard/tests/debs/argguard.deb
+WANTS=/etc/systemd/system/sysinit.target.wants/argguard.service
+LOOP_OUT=/tmp/argguard-loop.out
+LOOP_STOP=/tmp/argguard-loop.stop
+OVERSIZED=1500000 # over the shipped policy's 1M
+
+package_status() { dpkg-query -W -f '${Status} ${Version}' argguard 2>/dev/null || echo absent; }
+
+# The tag of the program behind the pinned bprm_check link.
+pinned_prog_tag() {
+	local prog
+	prog=$(bpftool -j link show pinned "$PIN_DIR/link" | jq -r .prog_id)
+	bpftool -j prog show id "$prog" | jq -r .tag
+}
+
+# start_exec_loop: in the background, oversized execs one after another
+# until $LOOP_STOP appears; one outcome per line in $LOOP_OUT.
+start_exec_loop() {
+	rm -f "$LOOP_STOP"
+	: >"$LOOP_OUT"
+	while [[ ! -e $LOOP_STOP ]]; do
+		outcome "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true >>"$LOOP_OUT"
+	done &
+}
+
+# wait_loop_lines N: wait up to 60 s for the loop to have judged N execs.
+wait_loop_lines() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		(($(wc -l <"$LOOP_OUT") >= $1)) && return 0
+		sleep 0.1
+	done
+	fail "the exec loop judged fewer than $1 execs in 60 s"
+}
+
+assert_enforcing() {
+	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service's state ($1)"
+	assert_eq "enforcing (probe exec denied)" \
+		"$(systemctl show -p StatusText --value argguard.service)" "the unit's status text ($1)"
+	expect E2BIG "a 1.5 MB exec ($1)" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
+}
+
+test_1_older_package_boots_enabled_and_enforcing() {
+	local v
+	v=$(package_status)
+	echo "installed: $v"
+	[[ $v == "install ok installed "*"~prev1" ]] || fail "expected the older package installed, got '$v'"
+	[[ $(readlink "$WANTS") == /lib/systemd/system/argguard.service ]] ||
+		fail "expected $WANTS, as deb-systemd-helper enables it"
+	assert_eq enabled "$(systemctl is-enabled argguard.service)" "systemctl is-enabled"
+	assert_enforcing "at boot"
+	dpkg -L argguard | grep -qx /usr/share/man/man8/argguard.8.gz || fail "expected argguard(8)"
+	dpkg -L argguard | grep -qx /usr/share/man/man5/argguard.conf.5.gz ||
+		fail "expected argguard.conf(5)"
+}
+
+# The upgrade restarts the service (dh_installsystemd's default): the pinned
+# links enforce while no daemon runs, and the new daemon attaches its own
+# program, another build, before it swaps the pins.
+test_2_upgrade_lets_no_exec_through_and_keeps_the_admins_conffiles() {
+	local tag0 tag1 pid0 links0 links1 allowed denied
+	echo "# the admin's own line" >>"$POLICY_FILE"
+	tag0=$(pinned_prog_tag) pid0=$(daemon_pid) links0=$(pinned_link_ids)
+	start_exec_loop
+	wait_loop_lines 3
+	dpkg -i "$NEW_DEB" </dev/null || fail "dpkg -i of the new package failed"
+	local n
+	n=$(wc -l <"$LOOP_OUT")
+	wait_loop_lines $((n + 3))
+	touch "$LOOP_STOP"
+	wait
+	allowed=$(grep -c '^allowed$' "$LOOP_OUT" || true)
+	denied=$(grep -c '^E2BIG$' "$LOOP_OUT" || true)
+	echo "during the upgrade: $denied denied, $allowed allowed, $(wc -l <"$LOOP_OUT") in all"
+	assert_eq 0 "$allowed" "oversized execs let through during the upgrade"
+	assert_eq "$(wc -l <"$LOOP_OUT")" "$denied" "oversized execs denied with E2BIG"
+
+	[[ $(package_status) == "install ok installed "*[0-9] ]] ||
+		fail "expected the new package installed, got '$(package_status)'"
+	[[ $(daemon_pid) != "$pid0" ]] || fail "expected the upgrade to restart the daemon"
+	tag1=$(pinned_prog_tag) links1=$(pinned_link_ids)
+	echo "program tag $tag0 -> $tag1, links $links0-> $links1"
+	[[ $tag1 != "$tag0" ]] || fail "expected the new build's program behind the pinned link"
+	[[ $links1 != "$links0" ]] || fail "expected new links pinned in place of the old"
+	assert_enforcing "after the upgrade"
+
+	grep -qx "# the admin's own line" "$POLICY_FILE" || fail "the edited $POLICY_FILE was replaced"
+	grep -q '^ARGGUARD_OPTS="--linux-audit' /etc/default/argguard ||
+		fail "the edited /etc/default/argguard was replaced"
+	local stray
+	stray=$(find /etc/argguard /etc/default /etc/logrotate.d -name '*.dpkg-*')
+	assert_eq "" "$stray" "files dpkg left beside the conffiles"
+}
+
+test_3_reinstall_of_the_same_version_adopts_the_pins() {
+	local links0 out
+	links0=$(pinned_link_ids)
+	out=$(dpkg -i "$NEW_DEB" 2>&1 </dev/null) || fail "a second dpkg -i of the same package failed: $out"
+	echo "$out"
+	[[ $out != *"not enforcing"* ]] || fail "dpkg -i said argguard does not enforce where it does"
+	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links after a reinstall"
+	daemon_said "adopted the pinned" || fail "expected the restarted daemon to adopt the pins"
+	assert_enforcing "after a reinstall"
+}
+
+test_4_remove_ends_enforcement_and_keeps_the_conffiles() {
+	dpkg -r argguard </dev/null || fail "dpkg -r failed"
+	assert_eq "deinstall ok config-files" "$(package_status | cut -d' ' -f1-3)" "the package's state"
+	[[ ! -e /usr/sbin/argguard ]] || fail "expected /usr/sbin/argguard to be gone"
+	[[ ! -e $PIN_DIR ]] || fail "expected the pins to be gone"
+	bpftool -j link show | jq -e 'map(select(.prog_type == "lsm")) | length == 0' >/dev/null ||
+		fail "expected no LSM link left"
+	expect allowed "a 1.5 MB exec once removed" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
+	grep -qx "# the admin's own line" "$POLICY_FILE" || fail "expected $POLICY_FILE kept"
+	[[ -f /etc/default/argguard ]] || fail "expected /etc/default/argguard kept"
+	[[ -d /var/lib/argguard ]] || fail "expected the state in /var/lib/argguard kept until purge"
+}
+
+test_5_purge_removes_conffiles_state_and_logs() {
+	local left=()
+	dpkg --purge argguard </dev/null || fail "dpkg --purge failed"
+	assert_eq absent "$(package_status | sed 's/^unknown ok not-installed.*/absent/')" \
+		"the package's state"
+	for f in /etc/argguard /etc/default/argguard /etc/logrotate.d/argguard /var/lib/argguard \
+		/var/log/argguard "$PIN_DIR" "$WANTS"; do
+		[[ ! -e $f && ! -L $f ]] || left+=("$f")
+	done
+	assert_eq "" "${left[*]}" "what purge left behind"
+}
+
+test_6_install_on_a_running_machine_starts_enforcing() {
+	dpkg -i "$NEW_DEB" </dev/null || fail "dpkg -i after a purge failed"
+	[[ $(readlink "$WANTS") == /lib/systemd/system/argguard.service ]] ||
+		fail "expected $WANTS again"
+	assert_enforcing "after a fresh install"
+	assert_eq 1048576 "$(live_limit)" "the shipped policy's global limit"
+}
