@@ -39,6 +39,20 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2); /* one per set */
+	__type(key, __u32);
+	__type(value, struct argguard_settings);
+} argguard_settings SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct argguard_probe);
+} argguard_probe SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 2); /* one rule per set */
 	__type(key, __u32);
 	__type(value, struct argguard_rule);
@@ -404,21 +418,21 @@ static void fill_caller(struct argguard_event *e)
  * May one more record go out? The decision is always made and counted; only
  * its record is held back, and counted as suppressed.
  */
-static bool rate_allows(const struct argguard_config *cfg)
+static bool rate_allows(const struct argguard_settings *settings)
 {
 	__u64 interval, now, old, due, burst;
 	__u32 zero = 0;
 	__u64 *tat;
 
-	if (!cfg->event_rate)
+	if (!settings->event_rate)
 		return true;
 	tat = bpf_map_lookup_elem(&argguard_record_bucket, &zero);
 	if (!tat)
 		return true;
-	interval = 1000000000ULL / cfg->event_rate;
+	interval = 1000000000ULL / settings->event_rate;
 	if (!interval) /* a bpftool-written rate over 1e9/s: as many as a bucket can give */
 		interval = 1;
-	burst = cfg->event_burst ? cfg->event_burst : 1;
+	burst = settings->event_burst ? settings->event_burst : 1;
 	now = bpf_ktime_get_ns();
 	for (int i = 0; i < 4; i++) {
 		old = *tat;
@@ -450,12 +464,12 @@ static void read_shebang(struct argguard_event *e, struct linux_binprm *bprm)
 }
 
 static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
-		   __u32 flags, const struct argguard_config *cfg)
+		   __u32 flags, const struct argguard_settings *settings)
 {
 	const char *const *argv;
 	struct argguard_event *e;
 
-	if (!rate_allows(cfg))
+	if (!rate_allows(settings))
 		return;
 	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
 	if (!e) {
@@ -482,7 +496,7 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	argv = caller_argv();
 	e->head_len = 0;
 	if (argv) {
-		read_head(e, (__u64)argv, cfg->head_bytes);
+		read_head(e, (__u64)argv, settings->head_bytes);
 	} else {
 		e->head_args = 0;
 		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
@@ -514,15 +528,15 @@ static __always_inline int deny_return(__s32 err)
  * it (seen in the guest).
  */
 static __always_inline int decide(struct linux_binprm *bprm, const struct exec_sizes *sz,
-				  struct decision *d, const struct argguard_config *cfg,
+				  struct decision *d, const struct argguard_settings *settings,
 				  __u32 flags)
 {
-	if (d->verdict == ARGGUARD_VERDICT_DENY && cfg->mode == ARGGUARD_MODE_AUDIT)
+	if (d->verdict == ARGGUARD_VERDICT_DENY && settings->mode == ARGGUARD_MODE_AUDIT)
 		d->verdict = ARGGUARD_VERDICT_WOULD_DENY;
 	count(ARGGUARD_COUNTER(d->scope, d->verdict));
 	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
 		return 0;
-	report(bprm, sz, d, flags, cfg);
+	report(bprm, sz, d, flags, settings);
 	if (d->verdict == ARGGUARD_VERDICT_DENY) {
 		__u64 id = bpf_get_current_pid_tgid();
 		__u8 one = 1;
@@ -532,20 +546,37 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 	return d->verdict == ARGGUARD_VERDICT_DENY ? deny_return(d->deny_errno) : 0;
 }
 
-static struct argguard_config *live_config(__u32 *set)
+/*
+ * The live set, and its settings: active_set is read once, so that an exec
+ * judges by one whole policy even while an apply flips it.
+ */
+static const struct argguard_settings *live_settings(__u32 *set)
 {
 	__u32 zero = 0;
 	struct argguard_config *cfg = bpf_map_lookup_elem(&argguard_config, &zero);
 
-	if (cfg)
-		*set = cfg->active_set & 1;
-	return cfg;
+	if (!cfg)
+		return NULL;
+	*set = *(volatile __u32 *)&cfg->active_set & 1;
+	return bpf_map_lookup_elem(&argguard_settings, set);
+}
+
+/* Whether this exec is the daemon's enforcement probe; if so, the probe is spent. */
+static bool is_probe(void)
+{
+	__u32 zero = 0;
+	struct argguard_probe *probe = bpf_map_lookup_elem(&argguard_probe, &zero);
+
+	if (!probe || !probe->tgid || probe->tgid != bpf_get_current_pid_tgid() >> 32)
+		return false;
+	probe->tgid = 0;
+	return true;
 }
 
 SEC("lsm/bprm_check_security")
 int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 {
-	struct argguard_config *cfg;
+	const struct argguard_settings *settings;
 	const struct argguard_rule *rule;
 	struct decision d = {}, empty = {};
 	struct exec_sizes sz;
@@ -556,14 +587,12 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 	/* A script runs this hook again for its interpreter: judge the exec once. */
 	if (BPF_CORE_READ(bprm, interp) != BPF_CORE_READ(bprm, filename))
 		return 0;
-	cfg = live_config(&set);
-	if (!cfg)
-		return 0;
-	if (cfg->probe_tgid && cfg->probe_tgid == bpf_get_current_pid_tgid() >> 32) {
-		cfg->probe_tgid = 0;
+	if (is_probe())
 		return -EPERM;
-	}
-	mode = cfg->mode;
+	settings = live_settings(&set);
+	if (!settings)
+		return 0;
+	mode = settings->mode;
 	rule = scope_rule(set, &d);
 	if (mode == ARGGUARD_MODE_OFF || !rule) {
 		count(ARGGUARD_COUNTER(d.scope, ARGGUARD_VERDICT_ALLOW));
@@ -575,18 +604,18 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 	if ((sz.flags & ARGGUARD_EV_EXACT_SIZES) && sz.orig_argc == 0) {
 		empty.scope = ARGGUARD_SCOPE_EMPTY_ARGV;
 		empty.limit_kind = ARGGUARD_LIMIT_EMPTY_ARGV;
-		empty.verdict = verdict_for(cfg->empty_argv_action, true);
+		empty.verdict = verdict_for(settings->empty_argv_action, true);
 		empty.deny_errno = E2BIG;
 		if (empty.verdict > d.verdict)
 			d = empty;
 	}
-	return decide(bprm, &sz, &d, cfg, 0);
+	return decide(bprm, &sz, &d, settings, 0);
 }
 
 SEC("lsm/bprm_creds_from_file")
 int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, int ret)
 {
-	const struct argguard_config *cfg;
+	const struct argguard_settings *settings;
 	const struct argguard_rule *rule;
 	struct decision d = { .scope = ARGGUARD_SCOPE_SETUID };
 	struct exec_sizes sz;
@@ -597,15 +626,15 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 	/* The capability LSM ran first and set secureexec for any privilege gain. */
 	if (!BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
 		return 0;
-	cfg = live_config(&set);
-	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
+	settings = live_settings(&set);
+	if (!settings || settings->mode == ARGGUARD_MODE_OFF)
 		return 0;
 	rule = bpf_map_lookup_elem(&argguard_setuid_rules, &set);
 	if (!rule)
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	return decide(bprm, &sz, &d, cfg, ARGGUARD_EV_SECUREEXEC);
+	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC);
 }
 
 /*
@@ -645,7 +674,7 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
 		.scope = ARGGUARD_SCOPE_KERNEL,
 	};
-	const struct argguard_config *cfg;
+	const struct argguard_settings *settings;
 	__u64 id = bpf_get_current_pid_tgid();
 	struct argguard_event *e;
 	__u32 set;
@@ -654,11 +683,11 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 		return 0;
 	if (!bpf_map_delete_elem(&argguard_denied_execs, &id) || ret != -E2BIG)
 		return 0; /* argguard's own denial, or not about sizes */
-	cfg = live_config(&set);
-	if (!cfg || cfg->mode == ARGGUARD_MODE_OFF)
+	settings = live_settings(&set);
+	if (!settings || settings->mode == ARGGUARD_MODE_OFF)
 		return 0;
 	count(ARGGUARD_COUNTER(d.scope, d.verdict));
-	if (!rate_allows(cfg))
+	if (!rate_allows(settings))
 		return 0;
 	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
 	if (!e) {
@@ -680,7 +709,7 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	e->orig_argc = -1;
 	e->err = E2BIG;
 	bpf_probe_read_user_str(e->filename, sizeof(e->filename), filename);
-	read_head(e, (__u64)argv, cfg->head_bytes);
+	read_head(e, (__u64)argv, settings->head_bytes);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

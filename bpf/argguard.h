@@ -134,23 +134,33 @@ struct argguard_rule {
 };
 
 /*
- * The one entry of the "config" map. Rules live in two sets; execs read
+ * The one entry of the "config" map: which rule set execs read. A policy
+ * lives whole in one of two sets (its settings and every rule); execs read
  * set active_set (0 or 1; other values read as active_set & 1), and a policy
  * apply writes the other set, then flips active_set with this one update.
  */
 struct argguard_config {
-	__u32 mode;
 	__u32 active_set;
+};
+
+/* The "settings" map, one entry per set: what a policy says besides its rules. */
+struct argguard_settings {
+	__u32 mode;
 	__u32 empty_argv_action;
 	__u32 head_bytes; /* command-line bytes per record; 0: 256, above 1024: 1024 */
 	__u32 event_rate; /* records per second, token bucket; 0: no limit */
 	__u32 event_burst; /* records let through at once; 0 reads as 1 */
-	/*
-	 * The daemon's enforcement probe: an exec by this process is denied
-	 * with EPERM whatever the policy, and the program sets this back to 0,
-	 * proving that its denials take effect. 0 the rest of the time.
-	 */
-	__u32 probe_tgid;
+};
+
+/*
+ * The one entry of the "probe" map: the daemon's enforcement probe. An exec
+ * by this process (tgid) is denied with EPERM whatever the policy, and the
+ * program sets this back to 0, proving that its denials take effect. 0 the
+ * rest of the time. A map of its own, so that the probe never rewrites
+ * active_set behind a policy apply.
+ */
+struct argguard_probe {
+	__u32 tgid;
 };
 
 struct argguard_uid_key {

@@ -373,10 +373,14 @@ static int status(int argc, char **argv)
 		log_error("%s", err);
 		return 1;
 	}
-	ret = metrics_read_maps(maps.fd[PIN_CONFIG], maps.fd[PIN_COUNTERS], maps.fd[PIN_DROPS], &m);
+	ret = metrics_read_maps(&(struct live_maps){ .config = maps.fd[PIN_CONFIG],
+						     .settings = maps.fd[PIN_SETTINGS],
+						     .counters = maps.fd[PIN_COUNTERS],
+						     .drops = maps.fd[PIN_DROPS] },
+				&m);
 	policy_maps_close(&maps);
 	if (ret) {
-		log_error("failed to read the config map: %s", strerror(-ret));
+		log_error("failed to read the live settings: %s", strerror(-ret));
 		return 1;
 	}
 	apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);

@@ -60,21 +60,23 @@ static void install_signals(void)
 }
 
 /* Tell systemd, and the journal, what is in force: only mode enforce says enforcing. */
-static void say_ready(int config_fd, const char *log_path)
+static void say_ready(const struct live_maps *maps, const char *log_path)
 {
 	static const char *const what[ARGGUARD_NR_MODES] = {
 		[ARGGUARD_MODE_OFF] = "mode off: nothing is judged",
 		[ARGGUARD_MODE_AUDIT] = "audit mode: nothing is denied; would-deny is logged",
 		[ARGGUARD_MODE_ENFORCE] = "enforcing",
 	};
-	struct argguard_config cfg = { .mode = ARGGUARD_MODE_ENFORCE };
-	__u32 zero = 0;
+	struct argguard_settings settings = { .mode = ARGGUARD_MODE_ENFORCE };
 	const char *status;
+	__u32 set;
+	int err;
 
-	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
-		log_error("failed to read the config map: %s", strerror(errno));
+	err = live_settings(maps->config, maps->settings, &set, &settings);
+	if (err)
+		log_error("failed to read the live settings: %s", strerror(-err));
 	_Static_assert(ARGGUARD_NR_MODES == 3, "each mode has its status line");
-	status = what[cfg.mode < ARGGUARD_NR_MODES ? cfg.mode : ARGGUARD_MODE_ENFORCE];
+	status = what[settings.mode < ARGGUARD_NR_MODES ? settings.mode : ARGGUARD_MODE_ENFORCE];
 	sd_notifyf(0, "READY=1\nSTATUS=%s (probe exec denied)", status);
 	log_info("%s; probe exec denied; pins in %s, log %s", status, ARGGUARD_PIN_DIR, log_path);
 }
@@ -111,7 +113,7 @@ int run_daemon(const struct run_opts *opts)
 		err = -1;
 		goto out_destroy;
 	}
-	err = probe_enforcement(programs_map_fd(progs, PIN_CONFIG), why, sizeof(why));
+	err = probe_enforcement(programs_map_fd(progs, PIN_PROBE), why, sizeof(why));
 	if (err) {
 		log_error("%s", why);
 		err = EXIT_NOT_ENFORCING;
@@ -140,19 +142,22 @@ int run_daemon(const struct run_opts *opts)
 
 	metrics = (struct metrics_file){
 		.dir = opts->metrics_dir,
-		.config_fd = programs_map_fd(progs, PIN_CONFIG),
-		.counters_fd = programs_map_fd(progs, PIN_COUNTERS),
-		.drops_fd = programs_map_fd(progs, PIN_DROPS),
+		.maps = {
+			.config = programs_map_fd(progs, PIN_CONFIG),
+			.settings = programs_map_fd(progs, PIN_SETTINGS),
+			.counters = programs_map_fd(progs, PIN_COUNTERS),
+			.drops = programs_map_fd(progs, PIN_DROPS),
+		},
 	};
 	install_signals();
-	say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
+	say_ready(&metrics.maps, opts->log_path);
 	metrics_file_write(&metrics);
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
 			sd_notify(0, "RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
-			say_ready(programs_map_fd(progs, PIN_CONFIG), opts->log_path);
+			say_ready(&metrics.maps, opts->log_path);
 			metrics_file_write(&metrics);
 		}
 		if (reopen) {

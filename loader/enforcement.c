@@ -17,8 +17,6 @@
 
 #include <bpf/bpf.h>
 
-#include "apply.h"
-
 #define LSM_LIST "/sys/kernel/security/lsm"
 
 static int read_lsm_list(char *buf, size_t len)
@@ -72,17 +70,17 @@ int bpf_lsm_check(char *why, size_t len)
 	return -1;
 }
 
-static int set_probe(int config_fd, __u32 tgid, __u32 *was)
+static int set_probe(int probe_fd, __u32 tgid, __u32 *was)
 {
-	struct argguard_config cfg;
+	struct argguard_probe probe = { .tgid = tgid };
 	__u32 zero = 0;
 
-	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
+	if (was && bpf_map_lookup_elem(probe_fd, &zero, &probe))
 		return -errno;
 	if (was)
-		*was = cfg.probe_tgid;
-	cfg.probe_tgid = tgid;
-	return bpf_map_update_elem(config_fd, &zero, &cfg, BPF_ANY) ? -errno : 0;
+		*was = probe.tgid;
+	probe.tgid = tgid;
+	return bpf_map_update_elem(probe_fd, &zero, &probe, BPF_ANY) ? -errno : 0;
 }
 
 /*
@@ -106,7 +104,7 @@ static void run_probe_child(int go)
 	_exit(errno);
 }
 
-static int probe(int config_fd, char *why, size_t len)
+int probe_enforcement(int probe_fd, char *why, size_t len)
 {
 	int go[2], status, err;
 	__u32 left = 1;
@@ -126,17 +124,16 @@ static int probe(int config_fd, char *why, size_t len)
 		run_probe_child(go[0]);
 	}
 	close(go[0]);
-	err = set_probe(config_fd, pid, NULL);
+	err = set_probe(probe_fd, pid, NULL);
 	if (!err && write(go[1], "x", 1) != 1)
 		err = -errno;
 	close(go[1]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (set_probe(config_fd, 0, &left) && !err)
+	if (set_probe(probe_fd, 0, &left) && !err)
 		err = -errno;
 	if (err) {
-		snprintf(why, len, "failed to mark the probe in the config map: %s",
-			 strerror(-err));
+		snprintf(why, len, "failed to mark the probe in the probe map: %s", strerror(-err));
 		return -1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EPERM && left == 0)
@@ -150,15 +147,4 @@ static int probe(int config_fd, char *why, size_t len)
 			 "the probe exec ended with status %d (wanted EPERM from argguard)",
 			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	return -1;
-}
-
-int probe_enforcement(int config_fd, char *why, size_t len)
-{
-	int lock = apply_lock(), err;
-
-	if (lock < 0)
-		return snprintf(why, len, "failed to take the apply lock"), -1;
-	err = probe(config_fd, why, len);
-	apply_unlock(lock);
-	return err;
 }

@@ -15,12 +15,11 @@
 int bpf_lsm_check(char *why, size_t len);
 
 /*
- * Readiness is proof. Fork a child, mark it as the probe in the config
- * map, and have it exec: 0 if argguard's program denied the exec (EPERM,
- * whatever the mode, and it cleared the mark), else -1 with the reason in
- * why. Under the apply lock, so that no apply rewrites the config map while
- * the probe is marked in it.
+ * Readiness is proof. Fork a child, mark it as the probe in the probe map
+ * (probe_fd), and have it exec: 0 if argguard's program denied the exec
+ * (EPERM, whatever the mode, and it cleared the mark), else -1 with the
+ * reason in why.
  */
-int probe_enforcement(int config_fd, char *why, size_t len);
+int probe_enforcement(int probe_fd, char *why, size_t len);
 
 #endif /* ARGGUARD_ENFORCEMENT_H */

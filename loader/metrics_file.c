@@ -20,7 +20,7 @@ void metrics_file_write(struct metrics_file *mf)
 	if (!mf->dir)
 		return;
 	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
-	err = metrics_read_maps(mf->config_fd, mf->counters_fd, mf->drops_fd, &m);
+	err = metrics_read_maps(&mf->maps, &m);
 	if (!err) {
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 		err = metrics_write_textfile(mf->dir, &m);

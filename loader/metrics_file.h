@@ -10,12 +10,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "policy_maps.h"
+
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5
 
 struct metrics_file {
 	const char *dir; /* NULL: none */
-	int config_fd, counters_fd, drops_fd; /* the maps it reads */
+	struct live_maps maps; /* the maps it reads */
 	uint64_t next_ns; /* CLOCK_MONOTONIC: when it is due again */
 	bool failing; /* the last write failed, and said so */
 };

@@ -16,6 +16,8 @@
 /* X(PIN, FILE, MAP): the maps, each with its name in bpf/argguard.bpf.c. */
 #define ARGGUARD_MAP_PINS(X)                                       \
 	X(PIN_CONFIG, "config", argguard_config)                   \
+	X(PIN_SETTINGS, "settings", argguard_settings)             \
+	X(PIN_PROBE, "probe", argguard_probe)                      \
 	X(PIN_GLOBAL_RULES, "global_rules", argguard_global_rules) \
 	X(PIN_SETUID_RULES, "setuid_rules", argguard_setuid_rules) \
 	X(PIN_UID_RULES, "uid_rules", argguard_uid_rules)          \

@@ -40,11 +40,15 @@ void policy_maps_close(struct policy_maps *m)
 	}
 }
 
-int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg)
+int live_settings(int config_fd, int settings_fd, __u32 *set, struct argguard_settings *settings)
 {
+	struct argguard_config cfg;
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, cfg) ? -errno : 0;
+	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
+		return -errno;
+	*set = cfg.active_set & 1;
+	return bpf_map_lookup_elem(settings_fd, set, settings) ? -errno : 0;
 }
 
 uint64_t counter_sum(int fd, __u32 key)
@@ -60,18 +64,20 @@ uint64_t counter_sum(int fd, __u32 key)
 	return sum;
 }
 
-int metrics_read_maps(int config_fd, int counters_fd, int drops_fd, struct argguard_metrics *m)
+int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
 {
-	struct argguard_config cfg;
-	__u32 zero = 0;
+	struct argguard_settings settings = { 0 };
+	__u32 set;
+	int err;
 
-	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
-		return -errno;
-	m->mode = cfg.mode;
+	err = live_settings(fds->config, fds->settings, &set, &settings);
+	if (err)
+		return err;
+	m->mode = settings.mode;
 	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++)
-		m->decisions[key] = counter_sum(counters_fd, key);
+		m->decisions[key] = counter_sum(fds->counters, key);
 	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
-		m->dropped[reason] = counter_sum(drops_fd, reason);
+		m->dropped[reason] = counter_sum(fds->drops, reason);
 	return 0;
 }
 
@@ -159,6 +165,13 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set,
 		     const char *cgroup_root)
 {
+	struct argguard_settings settings = {
+		.mode = p->mode,
+		.empty_argv_action = p->empty_argv_action,
+		.head_bytes = p->head_bytes,
+		.event_rate = p->event_rate,
+		.event_burst = p->event_burst,
+	};
 	int err;
 
 	err = clear_set(m->fd[PIN_UID_RULES], sizeof(struct argguard_uid_key),
@@ -171,7 +184,8 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 				offsetof(struct argguard_cgroup_key, set), set);
 	if (err)
 		return err;
-	if (bpf_map_update_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
+	if (bpf_map_update_elem(m->fd[PIN_SETTINGS], &set, &settings, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
 	    bpf_map_update_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid, BPF_ANY))
 		return -errno;
 	for (size_t i = 0; i < p->n_uids; i++) {
@@ -186,25 +200,16 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root)
 {
 	struct argguard_config cfg;
-	__u32 zero = 0, next;
+	__u32 zero = 0;
 	int err;
 
-	err = policy_maps_config(m, &cfg);
+	if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &cfg))
+		return -errno;
+	cfg.active_set = (cfg.active_set & 1) ^ 1;
+	err = write_set(m, p, cfg.active_set, cgroup_root);
 	if (err)
 		return err;
-	next = (cfg.active_set & 1) ^ 1;
-	err = write_set(m, p, next, cgroup_root);
-	if (err)
-		return err;
-	/* The one update that switches every exec to the new rules at once. */
-	cfg = (struct argguard_config){
-		.mode = p->mode,
-		.active_set = next,
-		.empty_argv_action = p->empty_argv_action,
-		.head_bytes = p->head_bytes,
-		.event_rate = p->event_rate,
-		.event_burst = p->event_burst,
-	};
+	/* The one update that switches every exec to the new policy at once. */
 	return bpf_map_update_elem(m->fd[PIN_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
 
@@ -249,20 +254,19 @@ static int add_cgroup(struct policy *p, const void *key, const struct argguard_r
 
 int policy_maps_read(const struct policy_maps *m, struct policy *p)
 {
-	struct argguard_config cfg;
+	struct argguard_settings settings = { 0 };
 	__u32 set;
 	int err;
 
 	policy_init(p);
-	err = policy_maps_config(m, &cfg);
+	err = live_settings(m->fd[PIN_CONFIG], m->fd[PIN_SETTINGS], &set, &settings);
 	if (err)
 		return err;
-	set = cfg.active_set & 1;
-	p->mode = cfg.mode;
-	p->empty_argv_action = cfg.empty_argv_action;
-	p->head_bytes = cfg.head_bytes;
-	p->event_rate = cfg.event_rate;
-	p->event_burst = cfg.event_burst;
+	p->mode = settings.mode;
+	p->empty_argv_action = settings.empty_argv_action;
+	p->head_bytes = settings.head_bytes;
+	p->event_rate = settings.event_rate;
+	p->event_burst = settings.event_burst;
 	if (bpf_map_lookup_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global) ||
 	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
 		return -errno;

@@ -17,21 +17,31 @@ struct policy_maps {
 /* Open the pinned maps under ARGGUARD_PIN_DIR; on failure, says why in err. */
 int policy_maps_open(struct policy_maps *m, char *err, size_t err_len);
 void policy_maps_close(struct policy_maps *m);
-int policy_maps_config(const struct policy_maps *m, struct argguard_config *cfg);
+
+/* The maps that argguard status and the metrics read, by fd. */
+struct live_maps {
+	int config;
+	int settings;
+	int counters;
+	int drops;
+};
+
+/* The live set (config.active_set & 1) and its settings. 0 or a negative errno. */
+int live_settings(int config_fd, int settings_fd, __u32 *set, struct argguard_settings *settings);
 
 /* One counter of the per-CPU counters map at fd, summed over CPUs; 0 if unreadable. */
 uint64_t counter_sum(int fd, __u32 key);
 
 /*
  * The mode, decision counters and drops of argguard status, from the maps at
- * these fds (m->last_apply is left alone). Returns 0, or a negative errno if
- * the config map cannot be read; an unreadable counter reads as 0.
+ * fds (m->last_apply is left alone). Returns 0, or a negative errno if the
+ * live settings cannot be read; an unreadable counter reads as 0.
  */
-int metrics_read_maps(int config_fd, int counters_fd, int drops_fd, struct argguard_metrics *m);
+int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m);
 
 /*
  * Write p into the rule set that execs are not reading, then switch them to
- * it with one update of the config map. A cgroup rule is indexed by the id
+ * it with one update of the config map (its active_set). A cgroup rule is indexed by the id
  * of the cgroup at its path under cgroup_root, if there is one now; the
  * cgroup_mkdir program indexes those made later. On failure the live policy
  * is unchanged. Returns 0 or a negative errno.

@@ -51,15 +51,26 @@ config_json() {
 
 active_set() { config_json | jq -r .active_set; }
 
-# set_config FIELD VALUE: write one field of the config map with bpftool.
+# The live set's settings (the settings map's entry for active_set & 1).
+settings_json() {
+	bpftool -j map lookup pinned "$PIN_DIR/settings" key $(le 4 $(($(active_set) & 1))) |
+		jq -c .formatted.value
+}
+
+# set_config FIELD VALUE: with bpftool, write config.active_set, or one field
+# of the live set's settings (mode, empty_argv_action, head_bytes, ...).
 set_config() {
-	local j
-	j=$(config_json | jq -c ".$1 = $2") || return 1
-	bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value \
-		$(le 4 "$(jq .mode <<<"$j")") $(le 4 "$(jq .active_set <<<"$j")") \
-		$(le 4 "$(jq .empty_argv_action <<<"$j")") $(le 4 "$(jq .head_bytes <<<"$j")") \
-		$(le 4 "$(jq .event_rate <<<"$j")") $(le 4 "$(jq .event_burst <<<"$j")") \
-		$(le 4 "$(jq .probe_tgid <<<"$j")")
+	local j set
+	set=$(active_set)
+	if [[ $1 == active_set ]]; then
+		bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value $(le 4 "$2")
+		return
+	fi
+	j=$(settings_json | jq -c ".$1 = $2") || return 1
+	bpftool map update pinned "$PIN_DIR/settings" key $(le 4 $((set & 1))) value \
+		$(le 4 "$(jq .mode <<<"$j")") $(le 4 "$(jq .empty_argv_action <<<"$j")") \
+		$(le 4 "$(jq .head_bytes <<<"$j")") $(le 4 "$(jq .event_rate <<<"$j")") \
+		$(le 4 "$(jq .event_burst <<<"$j")")
 }
 
 # What logrotate's postrotate does: the daemon reopens its log, nothing else.
