@@ -95,6 +95,15 @@ static void add_bytes(json_object *obj, const char *key, const char *buf, size_t
 	free(hex);
 }
 
+/* A cgroup path, as add_bytes() spells it (any byte but '/' and NUL may name a cgroup); null if unknown. */
+static void add_path(json_object *obj, const char *key, const char *path)
+{
+	if (path)
+		add_bytes(obj, key, path, strlen(path));
+	else
+		json_object_object_add(obj, key, NULL);
+}
+
 static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offset_ns)
 {
 	/* Wraps instead of overflowing (undefined for int64_t) on a hostile stamp. */
@@ -156,6 +165,13 @@ static void add_head(json_object *obj, const struct argguard_event *e)
 		json_object_object_add(obj, "argv_head_unreadable", json_object_new_boolean(true));
 	if (hex)
 		json_object_object_add(obj, "argv_head_encoding", json_object_new_string("hex"));
+}
+
+const char *record_sizes(const struct argguard_event *e)
+{
+	if (event_has_exact_sizes(e))
+		return "exact";
+	return event_has_total_bytes(e) ? "derived" : "unknown";
 }
 
 bool record_interpreter(const struct argguard_event *e, const char **name, size_t *len)
@@ -241,10 +257,7 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	json_object_object_add(obj, "envp_bytes",
 			       exact ? json_object_new_uint64(e->envp_bytes) : NULL);
 	json_object_object_add(obj, "orig_argc", exact ? count_or_null(e->orig_argc) : NULL);
-	json_object_object_add(obj, "sizes",
-			       json_object_new_string(exact    ? "exact"
-						      : kernel ? "unknown"
-							       : "derived"));
+	json_object_object_add(obj, "sizes", json_object_new_string(record_sizes(e)));
 	json_object_object_add(obj, "secureexec",
 			       json_object_new_boolean(e->flags & ARGGUARD_EV_SECUREEXEC));
 	add_head(obj, e);
@@ -296,11 +309,9 @@ json_object *record_to_object(const struct record *r)
 	obj = event_to_object(r->event, r->realtime_offset_ns);
 	if (!obj)
 		return NULL;
-	json_object_object_add(obj, "cgroup", r->cgroup ? json_object_new_string(r->cgroup) : NULL);
+	add_path(obj, "cgroup", r->cgroup);
 	if (r->event->scope == ARGGUARD_SCOPE_CGROUP)
-		json_object_object_add(obj, "rule_cgroup",
-				       r->rule_cgroup ? json_object_new_string(r->rule_cgroup)
-						      : NULL);
+		add_path(obj, "rule_cgroup", r->rule_cgroup);
 	return obj;
 }
 

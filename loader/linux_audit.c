@@ -110,6 +110,7 @@ static void add_exec(struct message *m, const struct record *r)
 	if (event_has_total_bytes(e))
 		add_u64(m, "total_bytes", e->total_bytes);
 	add(m, "secureexec", e->flags & ARGGUARD_EV_SECUREEXEC ? "true" : "false");
+	add(m, "sizes", record_sizes(e));
 	add_string(m, "comm", e->comm, sizeof(e->comm));
 	add_string(m, "filename", e->filename, sizeof(e->filename));
 	if (record_interpreter(e, &interpreter, &len))

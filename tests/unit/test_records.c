@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* mkdtemp() */
 #include <json-c/json.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,57 @@ static void exec_record_carries_its_cgroup_paths(void)
 	json_object_put(obj);
 }
 
+/* Whether line parses as strict JSON whose strings are all valid UTF-8. */
+static bool is_utf8_json(const char *line)
+{
+	struct json_tokener *tok = json_tokener_new();
+	json_object *obj;
+	bool ok;
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	obj = json_tokener_parse_ex(tok, line, (int)strlen(line));
+	ok = obj && json_tokener_get_error(tok) == json_tokener_success;
+	json_object_put(obj);
+	json_tokener_free(tok);
+	return ok;
+}
+
+/* Every string a caller can choose, in bytes that are not UTF-8: the line still is. */
+static void hostile_bytes_give_valid_utf8_json(void)
+{
+	static const char odd[] = "\xff\xc0\x80\xed\xa0\x80\"\\\n";
+	struct argguard_event e = sample();
+	char cgroup[64], rule_cgroup[64];
+	struct record r = { .kind = RECORD_EXEC, .event = &e, .cgroup = cgroup,
+			    .rule_cgroup = rule_cgroup };
+	json_object *obj;
+	char *line;
+
+	snprintf(e.comm, sizeof(e.comm), "%s", odd);
+	snprintf(e.filename, sizeof(e.filename), "/tmp/%s", odd);
+	snprintf(e.shebang, sizeof(e.shebang), "/bin/%s", odd);
+	e.flags |= ARGGUARD_EV_SCRIPT;
+	e.head_len = (uint32_t)snprintf(e.head, sizeof(e.head), "%s", odd) + 1;
+	e.head_args = 1;
+	snprintf(cgroup, sizeof(cgroup), "/ci/%s", odd);
+	snprintf(rule_cgroup, sizeof(rule_cgroup), "/%s", odd);
+	obj = record_to_object(&r);
+	line = obj ? event_object_to_line(obj) : NULL;
+	CHECK(line && is_utf8_json(line), "the record is valid UTF-8 JSON: %s", line ? line : "(null)");
+	for (const char *const *key = (const char *const[]){ "comm", "filename", "interpreter",
+							     "cgroup", "rule_cgroup", NULL };
+	     *key; key++) {
+		char enc[64];
+
+		snprintf(enc, sizeof(enc), "%s_encoding", *key);
+		CHECK(!strcmp(str(obj, enc), "hex"), "%s is in hex: %s", *key, str(obj, *key));
+	}
+	CHECK(!strcmp(str(obj, "cgroup"), "2f63692fffc080eda080225c0a"), "the cgroup's bytes: %s",
+	      str(obj, "cgroup"));
+	free(line);
+	json_object_put(obj);
+}
+
 static void message_names_verdict_file_rule_and_limit(void)
 {
 	struct argguard_event e = sample();
@@ -111,7 +163,8 @@ static void audit_message_has_the_fields_in_order(void)
 			      "pid=\"42\" ppid=\"1\" uid=\"1000\" euid=\"1000\" gid=\"100\" "
 			      "argc=\"33\" envc=\"1\" argv_bytes=\"4194304\" envp_bytes=\"17\" "
 			      "orig_argc=\"33\" total_bytes=\"4194321\" secureexec=\"false\" "
-			      "comm=\"execsize\" filename=\"/bin/true\" cgroup=\"/ci\""),
+			      "sizes=\"exact\" comm=\"execsize\" filename=\"/bin/true\" "
+			      "cgroup=\"/ci\""),
 	      "the exec's audit message: %s", msg);
 }
 
@@ -201,6 +254,7 @@ static void cache_keeps_both_paths_of_a_record(void)
 int main(void)
 {
 	exec_record_carries_its_cgroup_paths();
+	hostile_bytes_give_valid_utf8_json();
 	message_names_verdict_file_rule_and_limit();
 	summary_message_gives_losses_by_reason();
 	audit_message_has_the_fields_in_order();

@@ -56,6 +56,27 @@ test_odd_bytes_in_filenames_give_valid_json() {
 	rm -f "$plain" "$invalid"
 }
 
+# A caller names its program, its cgroup and the file it runs: bytes that
+# are not UTF-8 in any of them still give a valid UTF-8 line, in hex.
+test_caller_chosen_names_give_valid_utf8() {
+	trap cleanup EXIT
+	local odd=$'\xff\xfe\xc0\x80' r limit key
+	limit=$(live_limit)
+	mkdir "$CG/argguard-t-$odd"
+	cp "$HELPERS/execsize" "/tmp/$odd-exec"
+	cp /bin/true "/tmp/$odd-true"
+	r=$(new_records 1 in_cgroup "/argguard-t-$odd" "/tmp/$odd-exec" $((limit + 100)) 0 "/tmp/$odd-true")
+	rm -f "/tmp/$odd-exec" "/tmp/$odd-true"
+	echo "record: $r"
+	iconv -f UTF-8 -t UTF-8 <<<"$r" >/dev/null || fail "the record is not valid UTF-8"
+	jq -e . <<<"$r" >/dev/null || fail "expected a record jq can parse"
+	for key in comm filename cgroup; do
+		assert_eq hex "$(jq -r .${key}_encoding <<<"$r")" "${key}_encoding"
+	done
+	assert_eq "$(printf '%s' "/argguard-t-$odd" | od -An -tx1 | tr -d ' \n')" \
+		"$(jq -r .cgroup <<<"$r")" "the cgroup's bytes, in hex"
+}
+
 test_padded_argument_cannot_hide_what_follows() {
 	local pad record want_bytes
 	trap restore_policy EXIT
