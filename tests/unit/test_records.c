@@ -90,8 +90,9 @@ static void hostile_bytes_give_valid_utf8_json(void)
 	static const char odd[] = "\xff\xc0\x80\xed\xa0\x80\"\\\n";
 	struct argguard_event e = sample();
 	char cgroup[64], rule_cgroup[64];
-	struct record r = { .kind = RECORD_EXEC, .event = &e, .cgroup = cgroup,
-			    .rule_cgroup = rule_cgroup };
+	struct record r = {
+		.kind = RECORD_EXEC, .event = &e, .cgroup = cgroup, .rule_cgroup = rule_cgroup
+	};
 	json_object *obj;
 	char *line;
 
@@ -105,7 +106,8 @@ static void hostile_bytes_give_valid_utf8_json(void)
 	snprintf(rule_cgroup, sizeof(rule_cgroup), "/%s", odd);
 	obj = record_to_object(&r);
 	line = obj ? event_object_to_line(obj) : NULL;
-	CHECK(line && is_utf8_json(line), "the record is valid UTF-8 JSON: %s", line ? line : "(null)");
+	CHECK(line && is_utf8_json(line), "the record is valid UTF-8 JSON: %s",
+	      line ? line : "(null)");
 	for (const char *const *key = (const char *const[]){ "comm", "filename", "interpreter",
 							     "cgroup", "rule_cgroup", NULL };
 	     *key; key++) {
