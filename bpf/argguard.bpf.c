@@ -353,7 +353,6 @@ __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 		want = ARGGUARD_HEAD_DEFAULT;
 	if (want > ARGGUARD_HEAD_MAX)
 		want = ARGGUARD_HEAD_MAX;
-	e->head_args = 0;
 	for (i = 0; i < ARGGUARD_HEAD_MAX_ARGS; i++) {
 		if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i])) {
 			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
@@ -372,7 +371,6 @@ __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 			break;
 		}
-		e->head_args++;
 		if (n == want - off) { /* filled the head: cut here, or just fits */
 			off = want;
 			e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
@@ -463,8 +461,42 @@ static void read_shebang(struct argguard_event *e, struct linux_binprm *bprm)
 	e->flags |= ARGGUARD_EV_SCRIPT;
 }
 
-static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const struct decision *d,
-		   __u32 flags, const struct argguard_settings *settings)
+/*
+ * kernel-patches/ 0005: the head of argv from the kernel's copy, which the
+ * caller can no longer rewrite. Weak: stock kernels lack it, and only the
+ * *_kernel_head programs, loaded where it exists, call it.
+ */
+extern int bpf_bprm_read_argv(struct linux_binprm *bprm, void *dst, __u32 dst__sz) __ksym __weak;
+
+static __always_inline void read_kernel_head(struct argguard_event *e, struct linux_binprm *bprm,
+					     __u32 want)
+{
+	int n;
+
+	if (!want)
+		want = ARGGUARD_HEAD_DEFAULT;
+	if (want > ARGGUARD_HEAD_MAX)
+		want = ARGGUARD_HEAD_MAX;
+	n = bpf_bprm_read_argv(bprm, e->head, want);
+	if (n < 0) {
+		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+		return;
+	}
+	e->head_len = n;
+	e->flags |= ARGGUARD_EV_HEAD_KERNEL;
+}
+
+/*
+ * Where a record's argv head comes from: the kernel's copy (a sleepable
+ * program on a kernel with bpf_bprm_read_argv()) or the caller's memory.
+ * Always a constant, so that a caller_head program holds no call to the
+ * kfunc, which a stock kernel would refuse to load.
+ */
+enum head_source { CALLER_HEAD, KERNEL_HEAD };
+
+static __always_inline void report(struct linux_binprm *bprm, const struct exec_sizes *sz,
+				   const struct decision *d, __u32 flags,
+				   const struct argguard_settings *settings, enum head_source head)
 {
 	const char *const *argv;
 	struct argguard_event *e;
@@ -493,13 +525,15 @@ static void report(struct linux_binprm *bprm, const struct exec_sizes *sz, const
 	e->err = d->verdict == ARGGUARD_VERDICT_DENY ? d->deny_errno : 0;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	read_shebang(e, bprm);
-	argv = caller_argv();
 	e->head_len = 0;
-	if (argv) {
-		read_head(e, (__u64)argv, settings->head_bytes);
+	if (head == KERNEL_HEAD) {
+		read_kernel_head(e, bprm, settings->head_bytes);
 	} else {
-		e->head_args = 0;
-		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+		argv = caller_argv();
+		if (argv)
+			read_head(e, (__u64)argv, settings->head_bytes);
+		else
+			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 	}
 	bpf_ringbuf_submit(e, 0);
 }
@@ -529,14 +563,14 @@ static __always_inline int deny_return(__s32 err)
  */
 static __always_inline int decide(struct linux_binprm *bprm, const struct exec_sizes *sz,
 				  struct decision *d, const struct argguard_settings *settings,
-				  __u32 flags)
+				  __u32 flags, enum head_source head)
 {
 	if (d->verdict == ARGGUARD_VERDICT_DENY && settings->mode == ARGGUARD_MODE_AUDIT)
 		d->verdict = ARGGUARD_VERDICT_WOULD_DENY;
 	count(ARGGUARD_COUNTER(d->scope, d->verdict));
 	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
 		return 0;
-	report(bprm, sz, d, flags, settings);
+	report(bprm, sz, d, flags, settings, head);
 	if (d->verdict == ARGGUARD_VERDICT_DENY) {
 		__u64 id = bpf_get_current_pid_tgid();
 		__u8 one = 1;
@@ -573,8 +607,7 @@ static bool is_probe(void)
 	return true;
 }
 
-SEC("lsm/bprm_check_security")
-int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
+static __always_inline int check_exec(struct linux_binprm *bprm, enum head_source head)
 {
 	const struct argguard_settings *settings;
 	const struct argguard_rule *rule;
@@ -582,8 +615,6 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 	struct exec_sizes sz;
 	__u32 set = 0, mode;
 
-	if (ret)
-		return ret;
 	/* A script runs this hook again for its interpreter: judge the exec once. */
 	if (BPF_CORE_READ(bprm, interp) != BPF_CORE_READ(bprm, filename))
 		return 0;
@@ -609,11 +640,23 @@ int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
 		if (empty.verdict > d.verdict)
 			d = empty;
 	}
-	return decide(bprm, &sz, &d, settings, 0);
+	return decide(bprm, &sz, &d, settings, 0, head);
 }
 
-SEC("lsm/bprm_creds_from_file")
-int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, int ret)
+SEC("lsm/bprm_check_security")
+int BPF_PROG(argguard_bprm_check, struct linux_binprm *bprm, int ret)
+{
+	return ret ? ret : check_exec(bprm, CALLER_HEAD);
+}
+
+SEC("lsm.s/bprm_check_security")
+int BPF_PROG(argguard_bprm_check_kernel_head, struct linux_binprm *bprm, int ret)
+{
+	return ret ? ret : check_exec(bprm, KERNEL_HEAD);
+}
+
+/* A privilege-gaining exec, judged by the setuid rule on top of the others. */
+static __always_inline int check_secureexec(struct linux_binprm *bprm, enum head_source head)
 {
 	const struct argguard_settings *settings;
 	const struct argguard_rule *rule;
@@ -621,8 +664,6 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 	struct exec_sizes sz;
 	__u32 set = 0;
 
-	if (ret)
-		return ret;
 	/* The capability LSM ran first and set secureexec for any privilege gain. */
 	if (!BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
 		return 0;
@@ -634,7 +675,19 @@ int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, 
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC);
+	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC, head);
+}
+
+SEC("lsm/bprm_creds_from_file")
+int BPF_PROG(argguard_bprm_creds, struct linux_binprm *bprm, struct file *file, int ret)
+{
+	return ret ? ret : check_secureexec(bprm, CALLER_HEAD);
+}
+
+SEC("lsm.s/bprm_creds_from_file")
+int BPF_PROG(argguard_bprm_creds_kernel_head, struct linux_binprm *bprm, struct file *file, int ret)
+{
+	return ret ? ret : check_secureexec(bprm, KERNEL_HEAD);
 }
 
 /*

@@ -199,6 +199,7 @@ struct argguard_cgroup_id_key {
 #define ARGGUARD_EV_HEAD_TRUNCATED (1U << 2) /* the command line goes on past head */
 #define ARGGUARD_EV_HEAD_UNREADABLE (1U << 3) /* the caller's argv could not be read */
 #define ARGGUARD_EV_SCRIPT (1U << 4) /* the file starts "#!": shebang holds the rest */
+#define ARGGUARD_EV_HEAD_KERNEL (1U << 5) /* head is the kernel's copy, not the caller's memory */
 
 struct argguard_event {
 	__u64 ktime_ns; /* CLOCK_MONOTONIC */
@@ -221,14 +222,15 @@ struct argguard_event {
 	__s32 envc;
 	__s32 orig_argc; /* valid with ARGGUARD_EV_EXACT_SIZES */
 	__s32 err; /* the errno the exec failed with, or 0 */
-	__u32 head_len; /* bytes in head: head_args NUL-terminated arguments */
-	__u32 head_args;
+	__u32 head_len; /* bytes in head: arguments one after the other, each ending in NUL */
+	__u32 pad;
 	char comm[ARGGUARD_COMM_LEN];
 	char filename[ARGGUARD_FILENAME_LEN];
 	/* With ARGGUARD_EV_SCRIPT, the bytes after "#!" as the kernel read them. */
 	char shebang[ARGGUARD_SHEBANG_LEN];
-	/* The head of argv, read from the caller's memory. Twice the size the
-	 * verifier needs to see every bounded copy fit. */
+	/* The head of argv, from the kernel's copy (ARGGUARD_EV_HEAD_KERNEL) or
+	 * the caller's memory; the last argument may be cut short, its NUL too.
+	 * Twice the size the verifier needs to see every bounded copy fit. */
 	char head[2 * ARGGUARD_HEAD_MAX];
 };
 

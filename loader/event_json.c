@@ -148,7 +148,7 @@ static void add_head(json_object *obj, const struct argguard_event *e)
 	const char *p = e->head, *end = e->head + len;
 	bool truncated;
 
-	for (uint32_t i = 0; i < e->head_args && p < end; i++) {
+	while (p < end) {
 		size_t n = strnlen(p, end - p);
 
 		json_object_array_add(args, string_or_hex(p, n, hex));
@@ -165,6 +165,9 @@ static void add_head(json_object *obj, const struct argguard_event *e)
 		json_object_object_add(obj, "argv_head_unreadable", json_object_new_boolean(true));
 	if (hex)
 		json_object_object_add(obj, "argv_head_encoding", json_object_new_string("hex"));
+	json_object_object_add(
+		obj, "head_source",
+		json_object_new_string(e->flags & ARGGUARD_EV_HEAD_KERNEL ? "kernel" : "caller"));
 }
 
 const char *record_sizes(const struct argguard_event *e)

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#define ARGGUARD_PIN_FILE(pin, file, object) [pin] = file,
+#define ARGGUARD_PIN_FILE(pin, file, ...) [pin] = file,
 
 static const char *const files[NR_PINS] = { ARGGUARD_MAP_PINS(ARGGUARD_PIN_FILE)
 						    ARGGUARD_LINK_PINS(ARGGUARD_PIN_FILE) };

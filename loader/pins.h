@@ -27,17 +27,23 @@
 	X(PIN_DROPS, "drops", argguard_drops)                      \
 	X(PIN_EVENTS, "events", argguard_events)
 
-/* X(PIN, FILE, PROGRAM): the links, each with the program it runs. */
-#define ARGGUARD_LINK_PINS(X)                                                \
-	X(PIN_LINK_BPRM_CHECK, "link", argguard_bprm_check)                  \
-	X(PIN_LINK_BPRM_CREDS, "link_creds", argguard_bprm_creds)            \
-	X(PIN_LINK_EXECVE, "link_execve", argguard_execve_exit)              \
-	X(PIN_LINK_EXECVEAT, "link_execveat", argguard_execveat_exit)        \
-	X(PIN_LINK_CGROUP_MKDIR, "link_cgroup_mkdir", argguard_cgroup_mkdir) \
-	X(PIN_LINK_CGROUP_RMDIR, "link_cgroup_rmdir", argguard_cgroup_rmdir)
+/*
+ * X(PIN, FILE, PROGRAM, KERNEL_HEAD_PROGRAM): the links, each with the
+ * program it runs, and the one it runs instead on a kernel that lets a
+ * program read the argv it copied (bpf_bprm_read_argv(), kernel-patches/
+ * 0005): its records' argv_head comes from there, not the caller's memory.
+ */
+#define ARGGUARD_LINK_PINS(X)                                                                      \
+	X(PIN_LINK_BPRM_CHECK, "link", argguard_bprm_check, argguard_bprm_check_kernel_head)       \
+	X(PIN_LINK_BPRM_CREDS, "link_creds", argguard_bprm_creds, argguard_bprm_creds_kernel_head) \
+	X(PIN_LINK_EXECVE, "link_execve", argguard_execve_exit, argguard_execve_exit)              \
+	X(PIN_LINK_EXECVEAT, "link_execveat", argguard_execveat_exit, argguard_execveat_exit)      \
+	X(PIN_LINK_CGROUP_MKDIR, "link_cgroup_mkdir", argguard_cgroup_mkdir,                       \
+	  argguard_cgroup_mkdir)                                                                   \
+	X(PIN_LINK_CGROUP_RMDIR, "link_cgroup_rmdir", argguard_cgroup_rmdir, argguard_cgroup_rmdir)
 
-#define ARGGUARD_PIN_ENUMERATOR(pin, file, object) pin,
-#define ARGGUARD_PIN_COUNT(pin, file, object) +1
+#define ARGGUARD_PIN_ENUMERATOR(pin, file, ...) pin,
+#define ARGGUARD_PIN_COUNT(pin, file, ...) +1
 
 /* The maps first: a pin below NR_MAP_PINS holds a map, the others a link. */
 enum pin {

@@ -44,11 +44,13 @@ static struct bpf_map *map_of(const struct argguard_bpf *skel, enum pin pin)
 	}
 }
 
-static struct bpf_program *program_of(const struct argguard_bpf *skel, enum pin pin)
+/* The program a link pin runs: its kernel-head one where the kernel has bpf_bprm_read_argv(). */
+static struct bpf_program *program_of(const struct argguard_bpf *skel, enum pin pin,
+				      bool kernel_head)
 {
-#define ARGGUARD_SKEL_PROGRAM(pin, file, prog) \
-	case pin:                              \
-		return skel->progs.prog;
+#define ARGGUARD_SKEL_PROGRAM(pin, file, prog, kernel_head_prog) \
+	case pin:                                                \
+		return kernel_head ? skel->progs.kernel_head_prog : skel->progs.prog;
 	switch (pin) {
 		ARGGUARD_LINK_PINS(ARGGUARD_SKEL_PROGRAM)
 	default:
@@ -56,11 +58,20 @@ static struct bpf_program *program_of(const struct argguard_bpf *skel, enum pin 
 	}
 }
 
-static struct bpf_link **link_of(struct argguard_bpf *skel, enum pin pin)
+/* The other one, which is not loaded. NULL where both are the same. */
+static struct bpf_program *unused_program_of(const struct argguard_bpf *skel, enum pin pin,
+					     bool kernel_head)
 {
-#define ARGGUARD_SKEL_LINK(pin, file, prog) \
-	case pin:                           \
-		return &skel->links.prog;
+	struct bpf_program *other = program_of(skel, pin, !kernel_head);
+
+	return other == program_of(skel, pin, kernel_head) ? NULL : other;
+}
+
+static struct bpf_link **link_of(struct argguard_bpf *skel, enum pin pin, bool kernel_head)
+{
+#define ARGGUARD_SKEL_LINK(pin, file, prog, kernel_head_prog) \
+	case pin:                                             \
+		return kernel_head ? &skel->links.kernel_head_prog : &skel->links.prog;
 	switch (pin) {
 		ARGGUARD_LINK_PINS(ARGGUARD_SKEL_LINK)
 	default:
@@ -124,26 +135,50 @@ static void warn_if_unprivileged_bpf(void)
 			    "(kernel.unprivileged_bpf_disabled = 0); set it to 1 or 2");
 }
 
-/* Whether this kernel carries kernel-patches/: linux_binprm.orig_argc in its BTF. */
-static bool kernel_has_exact_sizes(void)
+/* What of kernel-patches/ this kernel carries, as its BTF tells. */
+struct kernel_features {
+	bool exact_sizes; /* linux_binprm.orig_argc and the sizes (patch 3) */
+	bool kernel_head; /* bpf_bprm_read_argv() (patch 5) */
+};
+
+static struct kernel_features kernel_features(void)
 {
+	struct kernel_features f = { false, false };
 	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_member *m;
 	const struct btf_type *t;
-	bool found = false;
 	int id;
 
 	if (!btf)
-		return false;
+		return f;
 	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (int i = 0; t && i < btf_vlen(t); i++) {
 		m = btf_members(t) + i;
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "orig_argc"))
-			found = true;
+			f.exact_sizes = true;
 	}
+	f.kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
 	btf__free(btf);
-	return found;
+	return f;
+}
+
+/* Load only the programs this kernel runs: the kernel-head ones where it has the kfunc. */
+static int choose_programs(struct argguard_bpf *skel, bool kernel_head)
+{
+	struct bpf_program *unused;
+	int err;
+
+	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+		unused = unused_program_of(skel, pin, kernel_head);
+		err = unused ? bpf_program__set_autoload(unused, false) : 0;
+		if (err) {
+			log_error("failed to leave out %s: %s", bpf_program__name(unused),
+				  strerror(-err));
+			return err;
+		}
+	}
+	return 0;
 }
 
 /* The tag (a hash of the instructions) of the loaded program at fd. */
@@ -229,10 +264,11 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 }
 
 /* Each program of the pin table, attached or adopted, and its link pinned. */
-static int attach_all(struct argguard_bpf *skel)
+static int attach_all(struct argguard_bpf *skel, bool kernel_head)
 {
 	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
-		int err = attach_and_pin(program_of(skel, pin), link_of(skel, pin), pin);
+		int err = attach_and_pin(program_of(skel, pin, kernel_head),
+					 link_of(skel, pin, kernel_head), pin);
 
 		if (err)
 			return err;
@@ -265,6 +301,7 @@ static int set_pin_paths(struct argguard_bpf *skel)
 
 struct programs *programs_start(bool *earlier_pins)
 {
+	struct kernel_features kernel = kernel_features();
 	struct argguard_bpf *skel;
 	struct programs *p;
 	char config_pin[128];
@@ -281,6 +318,8 @@ struct programs *programs_start(bool *earlier_pins)
 		return NULL;
 	}
 	err = set_pin_paths(skel);
+	if (!err)
+		err = choose_programs(skel, kernel.kernel_head);
 	if (err)
 		goto out_destroy;
 	err = argguard_bpf__load(skel);
@@ -288,11 +327,16 @@ struct programs *programs_start(bool *earlier_pins)
 		log_error("failed to load the BPF programs: %s", strerror(-err));
 		goto out_destroy;
 	}
-	if (!kernel_has_exact_sizes())
+	if (!kernel.exact_sizes)
 		log_notice("this kernel lacks argguard's exec patches: argv/envp sizes are "
 			   "derived from their total, and argc == 0 cannot be seen, so "
 			   "empty_argv rules never match");
-	err = attach_all(skel);
+	if (!kernel.kernel_head)
+		log_notice("this kernel lets no BPF program read the argv an exec copied "
+			   "(bpf_bprm_read_argv): records read argv_head from the caller's "
+			   "memory, which another of its threads can rewrite (head_source "
+			   "\"caller\")");
+	err = attach_all(skel, kernel.kernel_head);
 	if (err)
 		goto out_destroy;
 	p = malloc(sizeof(*p));

@@ -34,7 +34,6 @@ static void fill_head(struct argguard_event *e, unsigned int argc, size_t arg_le
 		memset(e->head + off, fill, arg_len);
 		e->head[off + arg_len] = '\0';
 		off += arg_len + 1;
-		e->head_args = i + 1;
 	}
 	e->head_len = off;
 }

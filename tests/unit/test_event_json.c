@@ -64,7 +64,6 @@ static void head_is_an_array_with_an_explicit_truncated_flag(void)
 
 	memcpy(e.head, "ls\0-l\0/tm", 10);
 	e.head_len = 10;
-	e.head_args = 3;
 	e.argv_bytes = 4096;
 	obj = parse(&e, 0);
 	if (!obj)
@@ -87,9 +86,17 @@ static void head_is_an_array_with_an_explicit_truncated_flag(void)
 	      "argv_head_truncated is false when the head is the whole argv");
 	json_object_put(obj);
 
+	CHECK(!strcmp(str(obj = parse(&e, 0), "head_source"), "caller"),
+	      "a head read from the caller's memory says so");
+	json_object_put(obj);
+	e.flags |= ARGGUARD_EV_HEAD_KERNEL;
+	CHECK(!strcmp(str(obj = parse(&e, 0), "head_source"), "kernel"),
+	      "a head from the kernel's copy says so");
+	json_object_put(obj);
+	e.flags &= ~ARGGUARD_EV_HEAD_KERNEL;
+
 	memcpy(e.head, "a\0\xff", 4);
 	e.head_len = 4;
-	e.head_args = 2;
 	obj = parse(&e, 0);
 	if (!obj)
 		return;

@@ -101,7 +101,6 @@ static void hostile_bytes_give_valid_utf8_json(void)
 	snprintf(e.shebang, sizeof(e.shebang), "/bin/%s", odd);
 	e.flags |= ARGGUARD_EV_SCRIPT;
 	e.head_len = (uint32_t)snprintf(e.head, sizeof(e.head), "%s", odd) + 1;
-	e.head_args = 1;
 	snprintf(cgroup, sizeof(cgroup), "/ci/%s", odd);
 	snprintf(rule_cgroup, sizeof(rule_cgroup), "/%s", odd);
 	obj = record_to_object(&r);

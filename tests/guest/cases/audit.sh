@@ -77,6 +77,22 @@ test_caller_chosen_names_give_valid_utf8() {
 		"$(jq -r .cgroup <<<"$r")" "the cgroup's bytes, in hex"
 }
 
+# The exec is held at its open (a fanotify permission event) while another
+# thread of the caller rewrites an argument the kernel has already copied:
+# the record keeps what the kernel copied, which is what the program runs with.
+test_argv_rewritten_while_the_exec_waits_is_recorded_as_copied() {
+	local limit r
+	limit=$(live_limit)
+	cp /bin/true /tmp/argguard-held-true
+	r=$(new_records 1 "$HELPERS/argv_rewrite" /tmp/argguard-held-true \
+		secret-original harmless-rewrit $((limit + 100)))
+	rm -f /tmp/argguard-held-true
+	echo "record: ${r:0:300}..."
+	assert_eq deny "$(jq -r .verdict <<<"$r")" "verdict"
+	assert_eq kernel "$(jq -r .head_source <<<"$r")" "head_source"
+	assert_eq secret-original "$(jq -r '.argv_head[1]' <<<"$r")" "argv[1], as the kernel copied it"
+}
+
 test_padded_argument_cannot_hide_what_follows() {
 	local pad record want_bytes
 	trap restore_policy EXIT

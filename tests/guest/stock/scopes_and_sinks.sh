@@ -355,3 +355,21 @@ test_stock_records_are_in_the_linux_audit_log() {
 	audit_has "$msg" 'verdict="kernel-refused"' 'scope="kernel"' 'limit="kernel"' \
 		'errno="E2BIG"' '!total_bytes' 'comm="exploit2010"' 'res=failed'
 }
+
+# Without bpf_bprm_read_argv() the head is read from the caller's memory: a
+# thread that rewrites an argument while the exec is held at its open
+# changes what the record shows, and the record says where the head came
+# from. (The patched suite's twin shows the kernel's copy.)
+test_stock_argv_head_comes_from_the_caller_and_says_so() {
+	local limit r
+	limit=$(live_limit)
+	cp /bin/true /tmp/argguard-held-true
+	r=$(new_records 1 "$HELPERS/argv_rewrite" /tmp/argguard-held-true \
+		secret-original harmless-rewrit $((limit + 100)))
+	rm -f /tmp/argguard-held-true
+	echo "record: ${r:0:300}..."
+	assert_eq deny "$(jq -r .verdict <<<"$r")" "verdict"
+	assert_eq caller "$(jq -r .head_source <<<"$r")" "head_source"
+	assert_eq harmless-rewrit "$(jq -r '.argv_head[1]' <<<"$r")" \
+		"argv[1], as the caller rewrote it after the copy"
+}
