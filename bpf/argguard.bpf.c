@@ -106,13 +106,21 @@ struct {
 	__uint(max_entries, 1024 * 1024);
 } argguard_events SEC(".maps");
 
-/* The token bucket for records, as the time the next token is due (GCRA). */
+/* The token bucket for all records, as the time the next token is due (GCRA). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, __u64);
 } argguard_record_bucket SEC(".maps");
+
+/* One bucket per uid: one user's flood cannot spend another's records. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ARGGUARD_MAX_RATED_UIDS);
+	__type(key, __u32);
+	__type(value, struct argguard_uid_bucket);
+} argguard_uid_buckets SEC(".maps");
 
 /* Execs that argguard itself denied, until their syscall returns. */
 struct {
@@ -413,33 +421,73 @@ static void fill_caller(struct argguard_event *e)
 }
 
 /*
- * May one more record go out? The decision is always made and counted; only
- * its record is held back, and counted as suppressed.
+ * Take a token from the bucket whose next token is due at *tat: at most one
+ * each interval ns, at most burst at once (GCRA).
  */
-static bool rate_allows(const struct argguard_settings *settings)
+static bool take_token(__u64 *tat, __u64 interval, __u64 burst)
 {
-	__u64 interval, now, old, due, burst;
-	__u32 zero = 0;
-	__u64 *tat;
+	__u64 now = bpf_ktime_get_ns(), old, due;
 
-	if (!settings->event_rate)
-		return true;
-	tat = bpf_map_lookup_elem(&argguard_record_bucket, &zero);
-	if (!tat)
-		return true;
-	interval = 1000000000ULL / settings->event_rate;
-	if (!interval) /* a bpftool-written rate over 1e9/s: as many as a bucket can give */
-		interval = 1;
-	burst = settings->event_burst ? settings->event_burst : 1;
-	now = bpf_ktime_get_ns();
 	for (int i = 0; i < 4; i++) {
 		old = *tat;
 		due = old > now ? old : now;
 		if (due - now >= burst * interval)
-			break;
+			return false;
 		if (__sync_val_compare_and_swap(tat, old, due + interval) == old)
 			return true;
 	}
+	return false;
+}
+
+/* A bpftool-written rate over 1e9/s gives an interval of 1 ns: as many as a bucket can give. */
+static __u64 interval_of(__u32 rate)
+{
+	__u64 interval = 1000000000ULL / rate;
+
+	return interval ? interval : 1;
+}
+
+/* The caller's uid bucket, made on its first record. NULL if the map fails us. */
+static struct argguard_uid_bucket *uid_bucket(void)
+{
+	__u32 uid = (__u32)bpf_get_current_uid_gid();
+	struct argguard_uid_bucket fresh = {}, *b;
+
+	b = bpf_map_lookup_elem(&argguard_uid_buckets, &uid);
+	if (b)
+		return b;
+	bpf_map_update_elem(&argguard_uid_buckets, &uid, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&argguard_uid_buckets, &uid);
+}
+
+/*
+ * May one more record go out? First the caller's uid bucket (event_rate),
+ * then the one for all (event_rate_total). The decision is always made and
+ * counted; only its record is held back, and counted as suppressed, in all
+ * and for the uid.
+ */
+static bool rate_allows(const struct argguard_settings *settings)
+{
+	struct argguard_uid_bucket *b = NULL;
+	__u32 zero = 0;
+	__u64 *tat;
+
+	if (settings->event_rate) {
+		b = uid_bucket();
+		if (b && !take_token(&b->tat, interval_of(settings->event_rate),
+				     settings->event_burst ? settings->event_burst : 1))
+			goto held;
+	}
+	if (settings->event_rate_total) {
+		tat = bpf_map_lookup_elem(&argguard_record_bucket, &zero);
+		if (tat && !take_token(tat, interval_of(settings->event_rate_total),
+				       settings->event_rate_total))
+			goto held;
+	}
+	return true;
+held:
+	if (b || (b = uid_bucket()))
+		__sync_fetch_and_add(&b->suppressed, 1);
 	drop(ARGGUARD_DROP_RATE_LIMITED);
 	return false;
 }

@@ -10,6 +10,7 @@
 #define ARGGUARD_FILENAME_LEN 256
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
+#define ARGGUARD_MAX_RATED_UIDS 1024 /* record buckets, least recently used ones dropped */
 #define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
 #define ARGGUARD_HEAD_DEFAULT 256 /* config.head_bytes 0 reads as this */
@@ -148,8 +149,19 @@ struct argguard_settings {
 	__u32 mode;
 	__u32 empty_argv_action;
 	__u32 head_bytes; /* command-line bytes per record; 0: 256, above 1024: 1024 */
-	__u32 event_rate; /* records per second, token bucket; 0: no limit */
-	__u32 event_burst; /* records let through at once; 0 reads as 1 */
+	__u32 event_rate; /* records per second for each uid, token bucket; 0: no limit */
+	__u32 event_burst; /* records a uid is let through at once; 0 reads as 1 */
+	__u32 event_rate_total; /* records per second for all uids, in bursts of as many; 0: no limit */
+};
+
+/*
+ * The "uid_buckets" map, by uid: the uid's token bucket for records (the
+ * time its next token is due, GCRA), and how many of its records the rate
+ * limits held back, for the summaries.
+ */
+struct argguard_uid_bucket {
+	__u64 tat;
+	__u64 suppressed;
 };
 
 /*

@@ -132,9 +132,13 @@ int run_daemon(const struct run_opts *opts)
 		if (sinks[n_sinks])
 			n_sinks++;
 	}
-	records = record_pipeline_new(programs_map_fd(progs, PIN_EVENTS),
-				      programs_map_fd(progs, PIN_DROPS), sinks, n_sinks,
-				      earlier_pins);
+	records = record_pipeline_new(
+		&(struct record_maps){
+			.events = programs_map_fd(progs, PIN_EVENTS),
+			.drops = programs_map_fd(progs, PIN_DROPS),
+			.uid_buckets = programs_map_fd(progs, PIN_UID_BUCKETS),
+		},
+		sinks, n_sinks, earlier_pins);
 	if (!records) {
 		err = -1;
 		goto out_destroy;

@@ -267,35 +267,68 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 	return obj;
 }
 
+uint64_t record_lost(const struct record_losses *n)
+{
+	return n->ring_full + n->log_backlog + n->malformed;
+}
+
+void record_top_uids(const struct record_losses *n, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < RECORD_TOP_UIDS && n->top_uids[i].n && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%u:%llu", i ? "," : "",
+				 n->top_uids[i].uid, (unsigned long long)n->top_uids[i].n);
+}
+
 /* The summary's message: what was held back and lost, and over how long. */
 static void summary_message(const struct record_losses *n, uint64_t interval_ns, char *buf,
 			    size_t len)
 {
-	uint64_t lost = n->ring_full + n->log_backlog;
+	char top[RECORD_TOP_UIDS * 32], by_uid[RECORD_TOP_UIDS * 40] = "";
 
+	record_top_uids(n, top, sizeof(top));
+	if (top[0])
+		snprintf(by_uid, sizeof(by_uid), " (uid:count %s)", top);
 	snprintf(buf, len,
-		 "suppressed %llu events and lost %llu (ring buffer full %llu, "
-		 "log backlog full %llu) in the last %.1f s",
-		 (unsigned long long)n->suppressed, (unsigned long long)lost,
+		 "suppressed %llu events%s and lost %llu (ring buffer full %llu, "
+		 "log backlog full %llu, malformed %llu) in the last %.1f s",
+		 (unsigned long long)n->suppressed, by_uid, (unsigned long long)record_lost(n),
 		 (unsigned long long)n->ring_full, (unsigned long long)n->log_backlog,
-		 interval_ns / 1e9);
+		 (unsigned long long)n->malformed, interval_ns / 1e9);
+}
+
+/* [{"uid": U, "suppressed": N}, ...], most first. */
+static json_object *top_uids_array(const struct record_losses *n)
+{
+	json_object *arr = json_object_new_array(), *o;
+
+	for (int i = 0; arr && i < RECORD_TOP_UIDS && n->top_uids[i].n; i++) {
+		o = json_object_new_object();
+		json_object_object_add(o, "uid", json_object_new_int64(n->top_uids[i].uid));
+		json_object_object_add(o, "suppressed", json_object_new_uint64(n->top_uids[i].n));
+		json_object_array_add(arr, o);
+	}
+	return arr;
 }
 
 json_object *summary_to_object(const struct record_losses *n, uint64_t interval_ns, uint64_t end_ns,
 			       int64_t realtime_offset_ns)
 {
 	json_object *obj = json_object_new_object();
-	uint64_t lost = n->ring_full + n->log_backlog;
-	char message[200];
+	char message[400];
 
 	if (!obj)
 		return NULL;
 	add_time(obj, end_ns, realtime_offset_ns);
 	json_object_object_add(obj, "verdict", json_object_new_string("summary"));
 	json_object_object_add(obj, "suppressed", json_object_new_uint64(n->suppressed));
-	json_object_object_add(obj, "lost", json_object_new_uint64(lost));
+	json_object_object_add(obj, "suppressed_by_uid", top_uids_array(n));
+	json_object_object_add(obj, "lost", json_object_new_uint64(record_lost(n)));
 	json_object_object_add(obj, "lost_ring_full", json_object_new_uint64(n->ring_full));
 	json_object_object_add(obj, "lost_log_backlog", json_object_new_uint64(n->log_backlog));
+	json_object_object_add(obj, "lost_malformed", json_object_new_uint64(n->malformed));
 	json_object_object_add(obj, "interval_s", json_object_new_double(interval_ns / 1e9));
 	summary_message(n, interval_ns, message, sizeof(message));
 	json_object_object_add(obj, "message", json_object_new_string(message));
@@ -321,7 +354,7 @@ json_object *record_to_object(const struct record *r)
 char *record_message(const struct record *r)
 {
 	const struct argguard_event *e = r->event;
-	char summary[200], *filename, *message;
+	char summary[400], *filename, *message;
 	bool hex;
 	int n;
 

@@ -65,4 +65,11 @@ const char *record_errno(int32_t err, char *buf, size_t len);
 bool record_interpreter(const struct argguard_event *e, const char **name, size_t *len);
 const char *record_sizes(const struct argguard_event *e);
 
+/*
+ * For summaries. record_lost(): the records lost, all reasons together.
+ * record_top_uids(): the uids that lost the most, as "uid:count,...", in buf.
+ */
+uint64_t record_lost(const struct record_losses *n);
+void record_top_uids(const struct record_losses *n, char *buf, size_t len);
+
 #endif /* ARGGUARD_EVENT_JSON_H */

@@ -122,6 +122,7 @@ static void add_exec(struct message *m, const struct record *r)
 int linux_audit_message(const struct record *r, char *msg, size_t size)
 {
 	struct message m = { .text = msg, .size = size };
+	char top[RECORD_TOP_UIDS * 32];
 
 	if (r->kind == RECORD_EXEC) {
 		snprintf(msg, size, "op=argguard-exec");
@@ -130,7 +131,10 @@ int linux_audit_message(const struct record *r, char *msg, size_t size)
 		snprintf(msg, size, "op=argguard-summary");
 		add(&m, "verdict", "summary");
 		add_u64(&m, "suppressed", r->losses.suppressed);
-		add_u64(&m, "lost", r->losses.ring_full + r->losses.log_backlog);
+		record_top_uids(&r->losses, top, sizeof(top));
+		if (top[0])
+			add(&m, "suppressed_by_uid", top);
+		add_u64(&m, "lost", record_lost(&r->losses));
 	}
 	return m.err;
 }

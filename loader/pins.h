@@ -25,6 +25,7 @@
 	X(PIN_CGROUP_IDS, "cgroup_ids", argguard_cgroup_ids)       \
 	X(PIN_COUNTERS, "counters", argguard_counters)             \
 	X(PIN_DROPS, "drops", argguard_drops)                      \
+	X(PIN_UID_BUCKETS, "uid_buckets", argguard_uid_buckets)    \
 	X(PIN_EVENTS, "events", argguard_events)
 
 /*

@@ -81,6 +81,7 @@ enum key {
 	KEY_HEAD_BYTES,
 	KEY_EVENT_RATE,
 	KEY_EVENT_BURST,
+	KEY_EVENT_RATE_TOTAL,
 	KEY_ALLOW_LOCKOUT,
 	KEY_MAX_ARGV_BYTES,
 	KEY_MAX_ENVP_BYTES,
@@ -100,6 +101,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_HEAD_BYTES] = "argv_head_bytes",
 	[KEY_EVENT_RATE] = "event_rate",
 	[KEY_EVENT_BURST] = "event_burst",
+	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
 	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
 	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
 	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
@@ -491,6 +493,10 @@ static void set_global_key(struct parser *ps, enum key key, const char *value)
 		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
 			  &p->event_burst);
 		break;
+	case KEY_EVENT_RATE_TOTAL:
+		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			  &p->event_rate_total);
+		break;
 	case KEY_ALLOW_LOCKOUT:
 		if (strcmp(value, "yes") && strcmp(value, "no"))
 			fail(ps, "%s = %s: expected yes or no", name, value);
@@ -586,7 +592,8 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		     name, ps->section,
 		     ps->rule != &ps->p->global ? ""
 						: " (or mode, empty_argv, argv_head_bytes, "
-						  "event_rate, event_burst, allow_lockout)");
+						  "event_rate, event_burst, event_rate_total, "
+						  "allow_lockout)");
 		return 1;
 	}
 	if (ps->key_line[key]) {
@@ -806,10 +813,16 @@ void policy_print(FILE *out, const struct policy *p)
 		fprintf(out,
 			"# in the map: event_rate = %u, event_burst = %u; a file says at most %u\n",
 			p->event_rate, p->event_burst, POLICY_EVENT_RATE_MAX);
+	if (p->event_rate_total > POLICY_EVENT_RATE_MAX)
+		fprintf(out, "# in the map: event_rate_total = %u; a file says at most %u\n",
+			p->event_rate_total, POLICY_EVENT_RATE_MAX);
 	if (p->event_rate)
 		fprintf(out, "event_rate = %u\nevent_burst = %u\n",
 			at_most(p->event_rate, POLICY_EVENT_RATE_MAX),
 			p->event_burst ? at_most(p->event_burst, POLICY_EVENT_BURST_MAX) : 1);
+	if (p->event_rate_total)
+		fprintf(out, "event_rate_total = %u\n",
+			at_most(p->event_rate_total, POLICY_EVENT_RATE_MAX));
 	if (p->allow_lockout)
 		fprintf(out, "allow_lockout = yes\n");
 	print_rule(out, &p->global);

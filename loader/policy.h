@@ -23,7 +23,7 @@
  */
 #define POLICY_LINE_MAX 197
 
-/* The most records per second event_rate can ask for, and the largest event_burst. */
+/* The most records per second event_rate(_total) can ask for, and the largest event_burst. */
 #define POLICY_EVENT_RATE_MAX 1000000U
 #define POLICY_EVENT_BURST_MAX 1000000U
 
@@ -52,8 +52,9 @@ struct policy {
 	uint32_t mode; /* enum argguard_mode */
 	uint32_t empty_argv_action; /* enum argguard_action */
 	uint32_t head_bytes; /* command-line bytes per record; 0: the default */
-	uint32_t event_rate; /* records per second; 0: no limit */
+	uint32_t event_rate; /* records per second for each uid; 0: no limit */
 	uint32_t event_burst;
+	uint32_t event_rate_total; /* records per second for all uids; 0: no limit */
 	bool allow_lockout; /* the file says the daemon may apply it even if it locks admins out */
 	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
 	struct argguard_rule global;

@@ -171,6 +171,7 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 		.head_bytes = p->head_bytes,
 		.event_rate = p->event_rate,
 		.event_burst = p->event_burst,
+		.event_rate_total = p->event_rate_total,
 	};
 	int err;
 
@@ -267,6 +268,7 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	p->head_bytes = settings.head_bytes;
 	p->event_rate = settings.event_rate;
 	p->event_burst = settings.event_burst;
+	p->event_rate_total = settings.event_rate_total;
 	if (bpf_map_lookup_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global) ||
 	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
 		return -errno;

@@ -15,11 +15,23 @@
 
 #include "argguard.h"
 
+/* How many records the rate limits held back for one uid. */
+struct uid_suppressed {
+	uint32_t uid;
+	uint64_t n;
+};
+
+/* The uids a summary names: those that lost the most records. */
+#define RECORD_TOP_UIDS 5
+
 /* Records that never reached the log, by reason. */
 struct record_losses {
-	uint64_t suppressed; /* held back by the rate limit */
+	uint64_t suppressed; /* held back by the rate limits */
 	uint64_t ring_full; /* lost: no room in the ring buffer */
 	uint64_t log_backlog; /* lost: a sink gave them up (the log unwritable, its backlog full) */
+	uint64_t malformed; /* lost: shorter than an event (a BPF object of another build) */
+	/* Of suppressed, most first: those with n == 0 are not there. */
+	struct uid_suppressed top_uids[RECORD_TOP_UIDS];
 };
 
 enum record_kind {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "cgroup.h"
@@ -28,9 +29,18 @@ struct losses {
 	uint64_t since_ns;
 };
 
+/* The uid buckets' counts of held-back records, sorted by uid. */
+struct uid_counts {
+	struct uid_suppressed v[ARGGUARD_MAX_RATED_UIDS];
+	size_t n;
+};
+
 struct record_pipeline {
 	struct ring_buffer *rb;
 	int drops_fd;
+	int uid_buckets_fd;
+	struct uid_counts uids; /* as the last summary left them */
+	uint64_t malformed; /* records shorter than an event */
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;
 	struct losses reported; /* what the last summary covered */
@@ -66,8 +76,10 @@ static int log_event(void *ctx, void *data, size_t size)
 	const struct argguard_event *e = data;
 	struct record r = { .kind = RECORD_EXEC, .event = e };
 
-	if (size < sizeof(struct argguard_event))
+	if (size < sizeof(struct argguard_event)) {
+		p->malformed++;
 		return 0;
+	}
 	r.cgroup = cgroup_cache_path(&p->cgroups, e->cgroup_id);
 	if (e->scope == ARGGUARD_SCOPE_CGROUP)
 		r.rule_cgroup = cgroup_cache_path(&p->cgroups, e->rule_id);
@@ -82,7 +94,70 @@ static void read_losses(const struct record_pipeline *p, struct losses *now)
 	now->n.log_backlog = 0;
 	for (unsigned int i = 0; i < p->n_sinks; i++)
 		now->n.log_backlog += p->sinks[i]->lost;
+	now->n.malformed = p->malformed;
 	now->since_ns = monotonic_ns();
+}
+
+static int by_uid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct uid_suppressed *)a)->uid;
+	uint32_t y = ((const struct uid_suppressed *)b)->uid;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Every uid bucket's count, sorted by uid. */
+static void read_uid_counts(int fd, struct uid_counts *out)
+{
+	struct argguard_uid_bucket b;
+	__u32 key, *prev = NULL;
+
+	out->n = 0;
+	while (out->n < ARGGUARD_MAX_RATED_UIDS && !bpf_map_get_next_key(fd, prev, &key)) {
+		prev = &key;
+		if (!bpf_map_lookup_elem(fd, &key, &b))
+			out->v[out->n++] = (struct uid_suppressed){ .uid = key, .n = b.suppressed };
+	}
+	qsort(out->v, out->n, sizeof(out->v[0]), by_uid);
+}
+
+/* Put (uid, n) among the top, most first, if it belongs there. */
+static void rank(struct uid_suppressed *top, uint32_t uid, uint64_t n)
+{
+	int i = RECORD_TOP_UIDS;
+
+	while (i > 0 && top[i - 1].n < n) {
+		if (i < RECORD_TOP_UIDS)
+			top[i] = top[i - 1];
+		i--;
+	}
+	if (i < RECORD_TOP_UIDS)
+		top[i] = (struct uid_suppressed){ .uid = uid, .n = n };
+}
+
+/*
+ * The uids that lost the most records since the last summary, into top. A
+ * bucket that was dropped and made again since counts from 0.
+ */
+static void top_uids_since(struct record_pipeline *p, struct uid_suppressed *top)
+{
+	struct uid_counts *now = malloc(sizeof(*now));
+	const struct uid_suppressed *was;
+
+	if (!now)
+		return;
+	read_uid_counts(p->uid_buckets_fd, now);
+	for (size_t i = 0; i < now->n; i++) {
+		uint64_t n = now->v[i].n;
+
+		was = bsearch(&now->v[i], p->uids.v, p->uids.n, sizeof(p->uids.v[0]), by_uid);
+		if (was && was->n <= n)
+			n -= was->n;
+		if (n)
+			rank(top, now->v[i].uid, n);
+	}
+	p->uids = *now;
+	free(now);
 }
 
 /*
@@ -128,9 +203,13 @@ static void report_losses(struct record_pipeline *p)
 		.suppressed = now.n.suppressed - p->reported.n.suppressed,
 		.ring_full = now.n.ring_full - p->reported.n.ring_full,
 		.log_backlog = now.n.log_backlog - p->reported.n.log_backlog,
+		.malformed = now.n.malformed - p->reported.n.malformed,
 	};
-	if (!r.losses.suppressed && !r.losses.ring_full && !r.losses.log_backlog)
+	if (!r.losses.suppressed && !r.losses.ring_full && !r.losses.log_backlog &&
+	    !r.losses.malformed)
 		return;
+	if (r.losses.suppressed)
+		top_uids_since(p, r.losses.top_uids);
 	r.interval_ns = now.since_ns - p->reported.since_ns;
 	r.end_ns = now.since_ns;
 	write_record(p, &r);
@@ -138,8 +217,9 @@ static void report_losses(struct record_pipeline *p)
 	save_reported(&p->reported);
 }
 
-struct record_pipeline *record_pipeline_new(int events_fd, int drops_fd, struct sink *const *sinks,
-					    unsigned int n_sinks, bool earlier_pins)
+struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
+					    struct sink *const *sinks, unsigned int n_sinks,
+					    bool earlier_pins)
 {
 	struct record_pipeline *p = calloc(1, sizeof(*p) + n_sinks * sizeof(struct sink *));
 
@@ -149,18 +229,20 @@ struct record_pipeline *record_pipeline_new(int events_fd, int drops_fd, struct 
 			sinks[i]->ops->close(sinks[i]);
 		return NULL;
 	}
-	p->drops_fd = drops_fd;
+	p->drops_fd = maps->drops;
+	p->uid_buckets_fd = maps->uid_buckets;
 	p->realtime_offset_ns = realtime_offset_ns();
 	p->cgroups.root = DEFAULT_CGROUP_ROOT;
 	memcpy(p->sinks, sinks, n_sinks * sizeof(struct sink *));
 	p->n_sinks = n_sinks;
-	p->rb = ring_buffer__new(events_fd, log_event, p, NULL);
+	p->rb = ring_buffer__new(maps->events, log_event, p, NULL);
 	if (!p->rb) {
 		log_error("failed to open the event ring buffer: %s", strerror(errno));
 		record_pipeline_free(p);
 		return NULL;
 	}
 	read_losses(p, &p->reported);
+	read_uid_counts(p->uid_buckets_fd, &p->uids);
 	if (earlier_pins)
 		load_reported(&p->reported);
 	return p;

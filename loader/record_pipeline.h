@@ -15,16 +15,23 @@
 
 struct record_pipeline;
 
+/* The maps a pipeline reads, by fd. */
+struct record_maps {
+	int events; /* the ring buffer */
+	int drops; /* the drops counters, for the summaries */
+	int uid_buckets; /* the uid buckets, for the uids a summary names */
+};
+
 /*
- * Records from the ring buffer map at events_fd to the sinks, in their
- * order; the pipeline takes the sinks over, and closes them when it is
- * freed (or now, if it fails). drops_fd is the drops map, for the summaries
- * of losses. earlier_pins: the maps were adopted, so the first summary goes
+ * Records from the ring buffer to the sinks, in their order; the pipeline
+ * takes the sinks over, and closes them when it is freed (or now, if it
+ * fails). earlier_pins: the maps were adopted, so the first summary goes
  * on from the last daemon's (ARGGUARD_REPORTED). NULL, with the reason
  * logged, if the ring buffer cannot be opened.
  */
-struct record_pipeline *record_pipeline_new(int events_fd, int drops_fd, struct sink *const *sinks,
-					    unsigned int n_sinks, bool earlier_pins);
+struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
+					    struct sink *const *sinks, unsigned int n_sinks,
+					    bool earlier_pins);
 
 /*
  * Wait up to timeout_ms for records and pass them on; then have the sinks

@@ -70,7 +70,7 @@ set_config() {
 	bpftool map update pinned "$PIN_DIR/settings" key $(le 4 $((set & 1))) value \
 		$(le 4 "$(jq .mode <<<"$j")") $(le 4 "$(jq .empty_argv_action <<<"$j")") \
 		$(le 4 "$(jq .head_bytes <<<"$j")") $(le 4 "$(jq .event_rate <<<"$j")") \
-		$(le 4 "$(jq .event_burst <<<"$j")")
+		$(le 4 "$(jq .event_burst <<<"$j")") $(le 4 "$(jq .event_rate_total <<<"$j")")
 }
 
 # What logrotate's postrotate does: the daemon reopens its log, nothing else.

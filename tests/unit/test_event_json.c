@@ -200,7 +200,12 @@ static void kernel_refusal_names_the_limit_that_applied(void)
 
 static void summary_gives_losses_by_reason(void)
 {
-	struct record_losses n = { .suppressed = 7, .ring_full = 3, .log_backlog = 2 };
+	struct record_losses n = { .suppressed = 7,
+				   .ring_full = 3,
+				   .log_backlog = 2,
+				   .malformed = 1,
+				   .top_uids = { { .uid = 65534, .n = 6 }, { .uid = 0, .n = 1 } } };
+	json_object *by_uid;
 	json_object *obj = summary_to_object(&n, 1500000000ULL, 5000000000ULL, 0);
 	char *line = obj ? event_object_to_line(obj) : NULL;
 
@@ -213,9 +218,16 @@ static void summary_gives_losses_by_reason(void)
 	obj = json_tokener_parse(line);
 	CHECK(obj && !strcmp(str(obj, "verdict"), "summary"), "verdict summary: %s", line);
 	CHECK(num(obj, "suppressed") == 7, "suppressed");
-	CHECK(num(obj, "lost") == 5, "lost is the sum over reasons");
-	CHECK(num(obj, "lost_ring_full") == 3 && num(obj, "lost_log_backlog") == 2,
+	CHECK(num(obj, "lost") == 6, "lost is the sum over reasons");
+	CHECK(num(obj, "lost_ring_full") == 3 && num(obj, "lost_log_backlog") == 2 &&
+		      num(obj, "lost_malformed") == 1,
 	      "lost by reason");
+	CHECK(json_object_object_get_ex(obj, "suppressed_by_uid", &by_uid) &&
+		      json_object_array_length(by_uid) == 2 &&
+		      num(json_object_array_get_idx(by_uid, 0), "uid") == 65534 &&
+		      num(json_object_array_get_idx(by_uid, 0), "suppressed") == 6 &&
+		      num(json_object_array_get_idx(by_uid, 1), "uid") == 0,
+	      "suppressed_by_uid: the uids that lost the most, most first: %s", line);
 	CHECK(strstr(str(obj, "message"), "ring buffer full 3") != NULL, "the message says why: %s",
 	      str(obj, "message"));
 	json_object_put(obj);

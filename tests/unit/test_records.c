@@ -140,14 +140,22 @@ static void message_names_verdict_file_rule_and_limit(void)
 
 static void summary_message_gives_losses_by_reason(void)
 {
-	struct record r = { .kind = RECORD_SUMMARY,
-			    .losses = { .suppressed = 5, .ring_full = 2, .log_backlog = 1 },
-			    .interval_ns = 1500000000ULL };
+	struct record r = {
+		.kind = RECORD_SUMMARY,
+		.losses = { .suppressed = 5, .ring_full = 2, .log_backlog = 1, .malformed = 1 },
+		.interval_ns = 1500000000ULL
+	};
 	char *message = record_message(&r);
 
-	CHECK(message && !strcmp(message, "suppressed 5 events and lost 3 (ring buffer full 2, log "
-					  "backlog full 1) in the last 1.5 s"),
+	CHECK(message && !strcmp(message, "suppressed 5 events and lost 4 (ring buffer full 2, log "
+					  "backlog full 1, malformed 1) in the last 1.5 s"),
 	      "the summary's message: %s", message ? message : "(null)");
+	free(message);
+	r.losses.top_uids[0] = (struct uid_suppressed){ .uid = 65534, .n = 4 };
+	r.losses.top_uids[1] = (struct uid_suppressed){ .uid = 0, .n = 1 };
+	message = record_message(&r);
+	CHECK(message && strstr(message, "suppressed 5 events (uid:count 65534:4,0:1) and lost 4 "),
+	      "the message names the uids that lost the most: %s", message ? message : "(null)");
 	free(message);
 }
 
@@ -202,12 +210,15 @@ static void audit_message_spells_odd_bytes_as_the_json_does(void)
 static void audit_summary_says_what_was_lost(void)
 {
 	struct record r = { .kind = RECORD_SUMMARY,
-			    .losses = { .suppressed = 5, .ring_full = 2, .log_backlog = 1 } };
+			    .losses = { .suppressed = 5,
+					.ring_full = 2,
+					.log_backlog = 1,
+					.top_uids = { { .uid = 1000, .n = 5 } } } };
 	char msg[8192];
 
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
 		      !strcmp(msg, "op=argguard-summary verdict=\"summary\" suppressed=\"5\" "
-				   "lost=\"3\""),
+				   "suppressed_by_uid=\"1000:5\" lost=\"3\""),
 	      "the summary's audit message: %s", msg);
 }
 

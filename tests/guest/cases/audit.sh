@@ -214,6 +214,34 @@ test_exec_storm_reconciles_exactly() {
 	((supp1 > supp0)) || fail "expected the rate limit to suppress records"
 }
 
+# Rate limits are per uid: nobody floods offending execs at event_rate = 1
+# while root makes one; root's record is logged, and the summary names
+# nobody as the uid whose records were held back.
+test_one_users_flood_never_holds_back_anothers_record() {
+	trap restore_policy EXIT
+	local before flood root summary
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K" \
+		"event_rate = 1" "event_burst = 1"
+	before=$(log_lines)
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$HELPERS/exec_storm" 3000 8000 \
+		>/tmp/argguard-flood.out &
+	flood=$!
+	sleep 1 # the flood has spent nobody's token by now
+	expect E2BIG "root's one offending exec, during the flood" "$HELPERS/execsize" 8000 0 /bin/true
+	wait "$flood" || fail "the flood had an exec allowed"
+	sleep 2.5 # the summary
+	restore_policy
+	root=$(tail -n +$((before + 1)) "$EVENT_LOG" |
+		jq -c 'select(.uid == 0 and .comm == "execsize" and .verdict == "deny")')
+	summary=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -c 'select(.verdict == "summary")' |
+		tail -n 1)
+	echo "nobody: $(cat /tmp/argguard-flood.out) refused; root's record: ${root:0:120}..."
+	echo "summary: $summary"
+	[[ -n $root ]] || fail "root's record was held back by nobody's flood"
+	jq -e '.suppressed_by_uid[0].uid == 65534' <<<"$summary" >/dev/null ||
+		fail "expected the summary to name uid 65534 first"
+}
+
 # The log's file system fills up: the daemon keeps running, holds the records
 # back, and writes them all once space returns.
 test_full_log_filesystem_holds_records_until_space_returns() {
