@@ -16,6 +16,16 @@
 #define ARGGUARD_NR_EXECVEAT 322
 /* The number of the syscall in progress, from its saved user registers. */
 #define ARGGUARD_SYSCALL_NR(regs) BPF_CORE_READ(regs, orig_ax)
+/*
+ * 32-bit execs (IA32_EMULATION): their entry points, their numbers, and
+ * thread_info.status's TS_COMPAT, set while a 32-bit syscall runs. Their
+ * argv holds 4-byte pointers, and filename, argv come in bx, cx (execve)
+ * or cx, dx (execveat).
+ */
+#define ARGGUARD_COMPAT_SYSCALL_PREFIX "__ia32_compat_"
+#define ARGGUARD_NR_COMPAT_EXECVE 11
+#define ARGGUARD_NR_COMPAT_EXECVEAT 358
+#define ARGGUARD_TS_COMPAT 0x0002
 #else
 #error "argguard's BPF program is built and tested for x86_64 only (-D__TARGET_ARCH_x86)"
 #endif

@@ -122,9 +122,13 @@ struct {
 	__type(value, struct argguard_uid_bucket);
 } argguard_uid_buckets SEC(".maps");
 
-/* Execs that argguard itself denied, until their syscall returns. */
+/*
+ * Execs that argguard itself denied, until their syscall returns. An LRU:
+ * an entry that no exit deletes (an ABI with no fexit here, such as x32)
+ * cannot fill it for good.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64); /* pid_tgid */
 	__type(value, __u8);
@@ -345,10 +349,10 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
  * could have changed them since, so the head is what the record shows of
  * the command line, while the sizes stay the kernel's own.
  */
-__noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
+__noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want, __u32 ptr_size)
 {
-	const char *const *argv = (const char *const *)argv_addr;
-	const char *arg;
+	__u32 arg32 = 0;
+	__u64 arg = 0;
 	__u32 off = 0;
 	long n;
 	int i;
@@ -362,10 +366,14 @@ __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 	if (want > ARGGUARD_HEAD_MAX)
 		want = ARGGUARD_HEAD_MAX;
 	for (i = 0; i < ARGGUARD_HEAD_MAX_ARGS; i++) {
-		if (bpf_probe_read_user(&arg, sizeof(arg), &argv[i])) {
+		/* A 32-bit caller's argv holds 4-byte pointers. */
+		if (ptr_size == 4 ? bpf_probe_read_user(&arg32, 4, (void *)(argv_addr + 4 * i))
+				  : bpf_probe_read_user(&arg, 8, (void *)(argv_addr + 8 * i))) {
 			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 			break;
 		}
+		if (ptr_size == 4)
+			arg = arg32;
 		if (!arg)
 			break;
 		if (off >= want) {
@@ -374,7 +382,8 @@ __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 		}
 		/* Masks the verifier can follow; off < want <= HEAD_MAX, so they change nothing. */
 		n = bpf_probe_read_user_str(&e->head[off & (ARGGUARD_HEAD_MAX - 1)],
-					    ((want - off - 1) & (ARGGUARD_HEAD_MAX - 1)) + 1, arg);
+					    ((want - off - 1) & (ARGGUARD_HEAD_MAX - 1)) + 1,
+					    (const void *)arg);
 		if (n <= 0) {
 			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 			break;
@@ -392,17 +401,30 @@ __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want)
 	return 0;
 }
 
-/* The argv the caller passed to execve() or execveat(), or NULL. */
-static const char *const *caller_argv(void)
+/*
+ * The address of the argv the caller passed to execve() or execveat(), or
+ * 0; and the size of its pointers (4 for a 32-bit caller).
+ */
+static __u64 caller_argv(__u32 *ptr_size)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	long nr = ARGGUARD_SYSCALL_NR(regs);
 
+	*ptr_size = 8;
+	if (BPF_CORE_READ(task, thread_info.status) & ARGGUARD_TS_COMPAT) {
+		*ptr_size = 4;
+		if (nr == ARGGUARD_NR_COMPAT_EXECVE)
+			return BPF_CORE_READ(regs, cx);
+		if (nr == ARGGUARD_NR_COMPAT_EXECVEAT)
+			return BPF_CORE_READ(regs, dx);
+		return 0;
+	}
 	if (nr == ARGGUARD_NR_EXECVE)
-		return (const char *const *)PT_REGS_PARM2_CORE(regs);
+		return PT_REGS_PARM2_CORE(regs);
 	if (nr == ARGGUARD_NR_EXECVEAT)
-		return (const char *const *)PT_REGS_PARM3_CORE(regs);
-	return NULL; /* kernel_execve(): nothing of the caller's to read */
+		return PT_REGS_PARM3_CORE(regs);
+	return 0; /* kernel_execve(): nothing of the caller's to read */
 }
 
 /* Who is exec'ing: the fields every record carries about the caller. */
@@ -546,7 +568,8 @@ static __always_inline void report(struct linux_binprm *bprm, const struct exec_
 				   const struct decision *d, __u32 flags,
 				   const struct argguard_settings *settings, enum head_source head)
 {
-	const char *const *argv;
+	__u32 ptr_size;
+	__u64 argv;
 	struct argguard_event *e;
 
 	if (!rate_allows(settings))
@@ -577,9 +600,9 @@ static __always_inline void report(struct linux_binprm *bprm, const struct exec_
 	if (head == KERNEL_HEAD) {
 		read_kernel_head(e, bprm, settings->head_bytes);
 	} else {
-		argv = caller_argv();
+		argv = caller_argv(&ptr_size);
 		if (argv)
-			read_head(e, (__u64)argv, settings->head_bytes);
+			read_head(e, argv, settings->head_bytes, ptr_size);
 		else
 			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
 	}
@@ -769,7 +792,7 @@ static __u64 kernel_arg_limit(__u32 *kind)
  * of fs.exec_arg_max. Report it from the syscall's exit, where the caller's
  * filename is still readable.
  */
-static int report_kernel_refusal(const char *filename, const char *const *argv, long ret)
+static int report_kernel_refusal(__u64 filename, __u64 argv, __u32 ptr_size, long ret)
 {
 	struct decision d = {
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
@@ -809,8 +832,8 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 	e->envc = -1;
 	e->orig_argc = -1;
 	e->err = E2BIG;
-	bpf_probe_read_user_str(e->filename, sizeof(e->filename), filename);
-	read_head(e, (__u64)argv, settings->head_bytes);
+	bpf_probe_read_user_str(e->filename, sizeof(e->filename), (const void *)filename);
+	read_head(e, argv, settings->head_bytes, ptr_size);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
@@ -818,15 +841,30 @@ static int report_kernel_refusal(const char *filename, const char *const *argv, 
 SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execve")
 int BPF_PROG(argguard_execve_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal((const char *)PT_REGS_PARM1_CORE(regs),
-				     (const char *const *)PT_REGS_PARM2_CORE(regs), ret);
+	return report_kernel_refusal(PT_REGS_PARM1_CORE(regs), PT_REGS_PARM2_CORE(regs), 8, ret);
 }
 
 SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execveat")
 int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal((const char *)PT_REGS_PARM2_CORE(regs),
-				     (const char *const *)PT_REGS_PARM3_CORE(regs), ret);
+	return report_kernel_refusal(PT_REGS_PARM2_CORE(regs), PT_REGS_PARM3_CORE(regs), 8, ret);
+}
+
+/*
+ * The same for 32-bit callers (IA32_EMULATION); loaded only where the kernel
+ * has these entry points. Without them, argguard's own denials of 32-bit
+ * execs would stay in denied_execs.
+ */
+SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execve")
+int BPF_PROG(argguard_compat_execve_exit, const struct pt_regs *regs, long ret)
+{
+	return report_kernel_refusal(BPF_CORE_READ(regs, bx), BPF_CORE_READ(regs, cx), 4, ret);
+}
+
+SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execveat")
+int BPF_PROG(argguard_compat_execveat_exit, const struct pt_regs *regs, long ret)
+{
+	return report_kernel_refusal(BPF_CORE_READ(regs, cx), BPF_CORE_READ(regs, dx), 4, ret);
 }
 
 /*

@@ -33,12 +33,17 @@
  * program it runs, and the one it runs instead on a kernel that lets a
  * program read the argv it copied (bpf_bprm_read_argv(), kernel-patches/
  * 0005): its records' argv_head comes from there, not the caller's memory.
+ * The compat ones exist only on a kernel with IA32_EMULATION.
  */
 #define ARGGUARD_LINK_PINS(X)                                                                      \
 	X(PIN_LINK_BPRM_CHECK, "link", argguard_bprm_check, argguard_bprm_check_kernel_head)       \
 	X(PIN_LINK_BPRM_CREDS, "link_creds", argguard_bprm_creds, argguard_bprm_creds_kernel_head) \
 	X(PIN_LINK_EXECVE, "link_execve", argguard_execve_exit, argguard_execve_exit)              \
 	X(PIN_LINK_EXECVEAT, "link_execveat", argguard_execveat_exit, argguard_execveat_exit)      \
+	X(PIN_LINK_COMPAT_EXECVE, "link_compat_execve", argguard_compat_execve_exit,               \
+	  argguard_compat_execve_exit)                                                             \
+	X(PIN_LINK_COMPAT_EXECVEAT, "link_compat_execveat", argguard_compat_execveat_exit,         \
+	  argguard_compat_execveat_exit)                                                           \
 	X(PIN_LINK_CGROUP_MKDIR, "link_cgroup_mkdir", argguard_cgroup_mkdir,                       \
 	  argguard_cgroup_mkdir)                                                                   \
 	X(PIN_LINK_CGROUP_RMDIR, "link_cgroup_rmdir", argguard_cgroup_rmdir, argguard_cgroup_rmdir)

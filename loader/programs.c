@@ -139,11 +139,12 @@ static void warn_if_unprivileged_bpf(void)
 struct kernel_features {
 	bool exact_sizes; /* linux_binprm.orig_argc and the sizes (patch 3) */
 	bool kernel_head; /* bpf_bprm_read_argv() (patch 5) */
+	bool compat; /* 32-bit execs: IA32_EMULATION's __ia32_compat_sys_execve() */
 };
 
 static struct kernel_features kernel_features(void)
 {
-	struct kernel_features f = { false, false };
+	struct kernel_features f = { 0 };
 	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_member *m;
 	const struct btf_type *t;
@@ -159,26 +160,39 @@ static struct kernel_features kernel_features(void)
 			f.exact_sizes = true;
 	}
 	f.kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
+	f.compat = btf__find_by_name_kind(btf, "__ia32_compat_sys_execve", BTF_KIND_FUNC) > 0;
 	btf__free(btf);
 	return f;
 }
 
-/* Load only the programs this kernel runs: the kernel-head ones where it has the kfunc. */
-static int choose_programs(struct argguard_bpf *skel, bool kernel_head)
+static int leave_out(struct bpf_program *prog)
+{
+	int err = bpf_program__set_autoload(prog, false);
+
+	if (err)
+		log_error("failed to leave out %s: %s", bpf_program__name(prog), strerror(-err));
+	return err;
+}
+
+/*
+ * Load only the programs this kernel runs: the kernel-head ones where it
+ * has the kfunc, the compat exits where it has 32-bit execs.
+ */
+static int choose_programs(struct argguard_bpf *skel, const struct kernel_features *kernel)
 {
 	struct bpf_program *unused;
-	int err;
+	int err = 0;
 
-	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
-		unused = unused_program_of(skel, pin, kernel_head);
-		err = unused ? bpf_program__set_autoload(unused, false) : 0;
-		if (err) {
-			log_error("failed to leave out %s: %s", bpf_program__name(unused),
-				  strerror(-err));
-			return err;
-		}
+	for (int pin = NR_MAP_PINS; pin < NR_PINS && !err; pin++) {
+		unused = unused_program_of(skel, pin, kernel->kernel_head);
+		if (unused)
+			err = leave_out(unused);
 	}
-	return 0;
+	if (!kernel->compat && !err)
+		err = leave_out(skel->progs.argguard_compat_execve_exit);
+	if (!kernel->compat && !err)
+		err = leave_out(skel->progs.argguard_compat_execveat_exit);
+	return err;
 }
 
 /* The tag (a hash of the instructions) of the loaded program at fd. */
@@ -267,9 +281,12 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 static int attach_all(struct argguard_bpf *skel, bool kernel_head)
 {
 	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
-		int err = attach_and_pin(program_of(skel, pin, kernel_head),
-					 link_of(skel, pin, kernel_head), pin);
+		struct bpf_program *prog = program_of(skel, pin, kernel_head);
+		int err;
 
+		if (!bpf_program__autoload(prog))
+			continue; /* not for this kernel */
+		err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin);
 		if (err)
 			return err;
 	}
@@ -319,7 +336,7 @@ struct programs *programs_start(bool *earlier_pins)
 	}
 	err = set_pin_paths(skel);
 	if (!err)
-		err = choose_programs(skel, kernel.kernel_head);
+		err = choose_programs(skel, &kernel);
 	if (err)
 		goto out_destroy;
 	err = argguard_bpf__load(skel);

@@ -17,8 +17,9 @@ test_argguard_service_is_active_and_pinned() {
 		journalctl -b -u argguard.service --no-pager | tail -n 40
 		fail "expected argguard.service to be active"
 	fi
-	for pin in config global_rules setuid_rules uid_rules cgroup_rules cgroup_ids counters drops \
-		events link link_creds link_execve link_execveat link_cgroup_mkdir link_cgroup_rmdir; do
+	for pin in config settings probe global_rules setuid_rules uid_rules cgroup_rules cgroup_ids \
+		counters drops uid_buckets events link link_creds link_execve link_execveat \
+		link_compat_execve link_compat_execveat link_cgroup_mkdir link_cgroup_rmdir; do
 		[[ -e $PIN_DIR/$pin ]] || fail "expected $PIN_DIR/$pin to exist"
 	done
 	link=$(bpftool -j link show pinned "$PIN_DIR/link")

@@ -373,3 +373,20 @@ test_stock_argv_head_comes_from_the_caller_and_says_so() {
 	assert_eq harmless-rewrit "$(jq -r '.argv_head[1]' <<<"$r")" \
 		"argv[1], as the caller rewrote it after the copy"
 }
+
+# 32-bit execs (Debian's kernels and the guest's have IA32_EMULATION): the
+# head is read through the caller's 4-byte pointers, and a kernel refusal
+# is caught at the compat syscall's exit.
+test_stock_32bit_execs_are_recorded_with_their_head() {
+	local limit r
+	limit=$(live_limit)
+	r=$(new_records 1 "$HELPERS/execsize32" --fill marker32 $((limit + 100)) 0 /bin/true)
+	echo "denied: ${r:0:300}..."
+	assert_eq "deny caller" "$(jq -r '"\(.verdict) \(.head_source)"' <<<"$r")" "verdict, head_source"
+	[[ $(jq -r '.argv_head[1]' <<<"$r") == marker32* ]] ||
+		fail "expected argv_head[1] to start with marker32"
+	r=$(new_records 1 "$HELPERS/execsize32" --fill big32 200000 0 /bin/true 2)
+	echo "refused: ${r:0:300}..."
+	assert_eq kernel-refused "$(jq -r .verdict <<<"$r")" "verdict of a 200,000-byte argument"
+	assert_eq /bin/true "$(jq -r '.argv_head[0]' <<<"$r")" "argv_head[0]"
+}

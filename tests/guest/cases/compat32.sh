@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+# 32-bit execs, through the kernel's compat execve and execveat
+# (IA32_EMULATION, which Debian's kernels have): a static i386 execsize.
+# They are judged as any exec, recorded with their head, their kernel
+# refusals caught, and argguard's own denials of them leave nothing behind.
+
+X32=$HELPERS/execsize32
+
+# denied_execs: the ids of every instance (a restart may leave an older one).
+denied_execs_entries() {
+	local id
+	for id in $(bpftool -j map show | jq '.[] | select(.name == "argguard_denied") | .id'); do
+		bpftool -j map dump id "$id" | jq length
+	done | awk '{ n += $1 } END { print n + 0 }'
+}
+
+test_32bit_execs_are_judged_and_recorded_with_their_head() {
+	local limit r how
+	limit=$(live_limit)
+	for how in execve --memfd; do
+		r=$(new_records 1 "$X32" ${how/execve/} --fill marker32 $((limit + 100)) 0 /bin/true)
+		echo "$how: ${r:0:300}..."
+		assert_eq "deny execsize32" "$(jq -r '"\(.verdict) \(.comm)"' <<<"$r")" "$how: verdict, comm"
+		[[ $(jq -r '.argv_head[1]' <<<"$r") == marker32* ]] ||
+			fail "$how: expected argv_head[1] to start with marker32"
+	done
+}
+
+test_32bit_kernel_refusals_are_caught_with_their_head() {
+	local r
+	# One 200,000-byte argument: over MAX_ARG_STRLEN, refused before any LSM.
+	r=$(new_records 1 "$X32" --fill big32 200000 0 /bin/true 2)
+	echo "record: ${r:0:300}..."
+	assert_eq kernel-refused "$(jq -r .verdict <<<"$r")" "verdict"
+	assert_eq caller "$(jq -r .head_source <<<"$r")" "head_source (the kernel never copied it)"
+	assert_eq /bin/true "$(jq -r '.argv_head[0]' <<<"$r")" "argv_head[0], read through 4-byte pointers"
+}
+
+test_32bit_denials_leave_nothing_in_denied_execs() {
+	local limit i
+	limit=$(live_limit)
+	for ((i = 0; i < 20; i++)); do
+		expect E2BIG "32-bit exec $i over the limit" "$X32" $((limit + 100)) 0 /bin/true
+	done
+	assert_eq 0 "$(denied_execs_entries)" "entries left in denied_execs"
+}
