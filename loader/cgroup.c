@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE /* nftw() */
+/*
+ * A cgroup's path from its id. On the cgroup v2 mount the id is a file
+ * handle (FILEID_KERNFS), as systemd uses it: open_by_handle_at() finds the
+ * cgroup at once, however many there are. Elsewhere (the unit tests' plain
+ * directories) the id is an inode number, found by walking the tree.
+ */
+#define _GNU_SOURCE /* nftw(), open_by_handle_at() */
 #include "cgroup.h"
 
+#include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+
+#define FILEID_KERNFS 0xfe /* include/linux/exportfs.h: a kernfs node's 64-bit id */
 
 /* nftw() has no user pointer: the cgroup being looked for. */
 static __thread struct {
@@ -22,13 +36,54 @@ static int match_cgroup(const char *path, const struct stat *st, int type, struc
 	return 1;
 }
 
-char *cgroup_path(const char *root, uint64_t id)
+static char *walk_for(const char *root, uint64_t id)
 {
 	search.id = id;
 	search.root_len = strlen(root);
 	search.found = NULL;
 	nftw(root, match_cgroup, 16, FTW_PHYS | FTW_MOUNT);
 	return search.found;
+}
+
+/* The cgroup's directory by its handle, and its path from /proc/self/fd. */
+static char *open_by_id(int mount_fd, const char *root, uint64_t id)
+{
+	union {
+		struct file_handle fh;
+		char bytes[sizeof(struct file_handle) + sizeof(uint64_t)];
+	} h = { .fh = { .handle_bytes = sizeof(uint64_t), .handle_type = FILEID_KERNFS } };
+	char link[64], path[PATH_MAX];
+	size_t root_len = strlen(root);
+	ssize_t n;
+	int fd;
+
+	memcpy(h.fh.f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(mount_fd, &h.fh, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return NULL; /* gone (ESTALE), or never was */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, path, sizeof(path) - 1);
+	close(fd);
+	if (n < 0 || (size_t)n < root_len || strncmp(path, root, root_len))
+		return NULL;
+	path[n] = '\0';
+	return strdup(path[root_len] ? path + root_len : "/");
+}
+
+char *cgroup_path(const char *root, uint64_t id)
+{
+	struct statfs fs;
+	int mount_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *path;
+
+	if (mount_fd < 0)
+		return NULL;
+	if (!fstatfs(mount_fd, &fs) && fs.f_type == CGROUP2_SUPER_MAGIC)
+		path = open_by_id(mount_fd, root, id);
+	else
+		path = walk_for(root, id);
+	close(mount_fd);
+	return path;
 }
 
 const char *cgroup_cache_path(struct cgroup_cache *c, uint64_t id)

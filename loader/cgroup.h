@@ -6,8 +6,10 @@
 
 /*
  * The path, relative to root (the cgroup v2 mount), of the cgroup whose id
- * (its directory's inode number) is id; "/" for root itself. Returns a
- * string to free(), or NULL if no such cgroup exists now.
+ * (its kernfs id, which is also its directory's inode number) is id; "/"
+ * for root itself. On cgroup2, one open_by_handle_at(), however many
+ * cgroups there are. Returns a string to free(), or NULL if no such cgroup
+ * exists now.
  */
 char *cgroup_path(const char *root, uint64_t id);
 
