@@ -269,7 +269,7 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 
 uint64_t record_lost(const struct record_losses *n)
 {
-	return n->ring_full + n->log_backlog + n->malformed;
+	return n->ring_full + n->log_backlog + n->malformed + n->held_at_exit;
 }
 
 void record_top_uids(const struct record_losses *n, char *buf, size_t len)
@@ -286,17 +286,36 @@ void record_top_uids(const struct record_losses *n, char *buf, size_t len)
 static void summary_message(const struct record_losses *n, uint64_t interval_ns, char *buf,
 			    size_t len)
 {
-	char top[RECORD_TOP_UIDS * 32], by_uid[RECORD_TOP_UIDS * 40] = "";
+	char top[RECORD_TOP_UIDS * 32], by_uid[RECORD_TOP_UIDS * 40] = "", others[160] = "";
+	size_t used = 0;
 
 	record_top_uids(n, top, sizeof(top));
 	if (top[0])
 		snprintf(by_uid, sizeof(by_uid), " (uid:count %s)", top);
+	for (int i = 0; i < RECORD_OTHER_SINKS; i++)
+		if (n->other_sinks[i].n && used < sizeof(others))
+			used += snprintf(others + used, sizeof(others) - used, "; %s lost %llu",
+					 n->other_sinks[i].name,
+					 (unsigned long long)n->other_sinks[i].n);
 	snprintf(buf, len,
 		 "suppressed %llu events%s and lost %llu (ring buffer full %llu, "
-		 "log backlog full %llu, malformed %llu) in the last %.1f s",
+		 "log backlog full %llu, malformed %llu, held at exit %llu)%s in the last %.1f s",
 		 (unsigned long long)n->suppressed, by_uid, (unsigned long long)record_lost(n),
 		 (unsigned long long)n->ring_full, (unsigned long long)n->log_backlog,
-		 (unsigned long long)n->malformed, interval_ns / 1e9);
+		 (unsigned long long)n->malformed, (unsigned long long)n->held_at_exit, others,
+		 interval_ns / 1e9);
+}
+
+/* {"journald": N, "audit": N}: what the other sinks lost (the log has those records). */
+static json_object *other_sinks_object(const struct record_losses *n)
+{
+	json_object *obj = json_object_new_object();
+
+	for (int i = 0; obj && i < RECORD_OTHER_SINKS; i++)
+		if (n->other_sinks[i].name)
+			json_object_object_add(obj, n->other_sinks[i].name,
+					       json_object_new_uint64(n->other_sinks[i].n));
+	return obj;
 }
 
 /* [{"uid": U, "suppressed": N}, ...], most first. */
@@ -329,6 +348,8 @@ json_object *summary_to_object(const struct record_losses *n, uint64_t interval_
 	json_object_object_add(obj, "lost_ring_full", json_object_new_uint64(n->ring_full));
 	json_object_object_add(obj, "lost_log_backlog", json_object_new_uint64(n->log_backlog));
 	json_object_object_add(obj, "lost_malformed", json_object_new_uint64(n->malformed));
+	json_object_object_add(obj, "lost_held_at_exit", json_object_new_uint64(n->held_at_exit));
+	json_object_object_add(obj, "lost_by_sink", other_sinks_object(n));
 	json_object_object_add(obj, "interval_s", json_object_new_double(interval_ns / 1e9));
 	summary_message(n, interval_ns, message, sizeof(message));
 	json_object_object_add(obj, "message", json_object_new_string(message));

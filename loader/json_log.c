@@ -24,7 +24,7 @@
 #define MAX_PENDING 4096 /* records held while the log cannot be written */
 
 struct json_log {
-	struct sink sink; /* sink.lost: records given up on because pending was full */
+	struct sink sink; /* sink.gave_up: records given up on because pending was full */
 	const char *path;
 	int fd;
 	char *pending[MAX_PENDING]; /* lines, oldest first, waiting for space */
@@ -103,28 +103,35 @@ static void flush_pending(struct json_log *log)
 			 log->path, done, (unsigned long long)log->write_errors);
 }
 
-/* One record, appended, or held back behind those already held. */
-static int json_log_write(struct sink *s, const struct record *r)
+/* In the pipeline's thread: the record's line, newline included. */
+static void *json_log_prepare(struct sink *s, const struct record *r)
+{
+	char *line = event_object_to_line(r->json), *with_newline = NULL;
+
+	(void)s;
+	if (line && asprintf(&with_newline, "%s\n", line) < 0)
+		with_newline = NULL;
+	free(line);
+	return with_newline;
+}
+
+/* One line, appended, or held back behind those already held. */
+static int json_log_send(struct sink *s, void *item)
 {
 	struct json_log *log = sink_container(s, struct json_log);
-	char *line = event_object_to_line(r->json), *with_newline;
+	char *line = item;
 
-	if (!line || asprintf(&with_newline, "%s\n", line) < 0) {
-		log_error("failed to format a record: %s", strerror(ENOMEM));
-		free(line);
+	flush_pending(log);
+	if (!log->n_pending && append_line(log, line))
+		return 0;
+	if (log->n_pending == MAX_PENDING) {
+		__atomic_fetch_add(&log->sink.gave_up, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
-	free(line);
-	flush_pending(log);
-	if (log->n_pending || !append_line(log, with_newline)) {
-		if (log->n_pending < MAX_PENDING) {
-			log->pending[log->n_pending++] = with_newline;
-			with_newline = NULL;
-		} else {
-			log->sink.lost++;
-		}
-	}
-	free(with_newline);
+	log->pending[log->n_pending] = strdup(line);
+	if (!log->pending[log->n_pending])
+		return -ENOMEM;
+	log->n_pending++;
 	return 0;
 }
 
@@ -144,8 +151,10 @@ static void json_log_close(struct sink *s)
 }
 
 static const struct sink_ops json_log_ops = {
-	.name = "the log",
-	.write = json_log_write,
+	.name = "log",
+	.prepare = json_log_prepare,
+	.send = json_log_send,
+	.release = free,
 	.flush = json_log_flush,
 	.reopen = json_log_reopen,
 	.close = json_log_close,

@@ -139,16 +139,39 @@ int linux_audit_message(const struct record *r, char *msg, size_t size)
 	return m.err;
 }
 
-static int linux_audit_write(struct sink *s, const struct record *r)
+/* A prepared record: its message, and whether the exec failed. */
+struct audit_item {
+	bool failure;
+	char msg[];
+};
+
+static void *linux_audit_prepare(struct sink *s, const struct record *r)
+{
+	char msg[MAX_AUDIT_MESSAGE_LENGTH];
+	struct audit_item *item;
+
+	(void)s;
+	if (linux_audit_message(r, msg, sizeof(msg)))
+		return NULL;
+	item = malloc(sizeof(*item) + strlen(msg) + 1);
+	if (!item)
+		return NULL;
+	item->failure = record_is_failure(r);
+	strcpy(item->msg, msg);
+	return item;
+}
+
+/*
+ * May block: with the kernel's audit backlog full, the kernel holds the
+ * sender for up to audit_backlog_wait_time (60 s by default).
+ */
+static int linux_audit_send(struct sink *s, void *item)
 {
 	struct linux_audit *audit = sink_container(s, struct linux_audit);
-	char msg[MAX_AUDIT_MESSAGE_LENGTH];
-	int err = linux_audit_message(r, msg, sizeof(msg));
+	struct audit_item *a = item;
 
-	if (err)
-		return err;
-	if (audit_log_user_message(audit->fd, AUDIT_TRUSTED_APP, msg, NULL, NULL, NULL,
-				   !record_is_failure(r)) <= 0)
+	if (audit_log_user_message(audit->fd, AUDIT_TRUSTED_APP, a->msg, NULL, NULL, NULL,
+				   !a->failure) <= 0)
 		return -errno ? -errno : -EIO;
 	return 0;
 }
@@ -162,8 +185,10 @@ static void linux_audit_close(struct sink *s)
 }
 
 static const struct sink_ops linux_audit_ops = {
-	.name = "the audit log",
-	.write = linux_audit_write,
+	.name = "audit",
+	.prepare = linux_audit_prepare,
+	.send = linux_audit_send,
+	.release = free,
 	.close = linux_audit_close,
 };
 

@@ -23,13 +23,21 @@ struct uid_suppressed {
 
 /* The uids a summary names: those that lost the most records. */
 #define RECORD_TOP_UIDS 5
+/* The sinks besides the log. */
+#define RECORD_OTHER_SINKS 2
 
 /* Records that never reached the log, by reason. */
 struct record_losses {
 	uint64_t suppressed; /* held back by the rate limits */
 	uint64_t ring_full; /* lost: no room in the ring buffer */
-	uint64_t log_backlog; /* lost: a sink gave them up (the log unwritable, its backlog full) */
-	uint64_t malformed; /* lost: shorter than an event (a BPF object of another build) */
+	uint64_t log_backlog; /* lost: the log gave them up (unwritable, or too far behind) */
+	uint64_t malformed; /* lost: shorter than an event, or could not be formatted */
+	uint64_t held_at_exit; /* lost: the last daemon's log still held them when it stopped */
+	/* What the other sinks (journald, the audit log) lost; the log has those records. */
+	struct {
+		const char *name;
+		uint64_t n;
+	} other_sinks[RECORD_OTHER_SINKS];
 	/* Of suppressed, most first: those with n == 0 are not there. */
 	struct uid_suppressed top_uids[RECORD_TOP_UIDS];
 };

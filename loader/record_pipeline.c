@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The record pipeline: each event from the ring buffer becomes a typed
- * record, with the paths of its cgroups, and goes to every sink. What never
- * reached the sinks (held back by the rate limit, lost to a full ring
- * buffer, given up by a sink) is summed up in a summary record.
+ * record, with the paths of its cgroups, and is queued for every sink,
+ * each of which writes from a thread of its own (sink_queue.c). What never
+ * reached the log (held back by the rate limits, lost to a full ring
+ * buffer, malformed, given up by the log) and what the other sinks lost
+ * is summed up in a summary record. The first sink is the log: the one
+ * whose records the summaries reconcile.
  */
 #include "record_pipeline.h"
 
@@ -21,12 +24,18 @@
 #include "log.h"
 #include "policy.h"
 #include "policy_maps.h"
+#include "sink_queue.h"
 #include "units.h"
+
+/* How long the sinks get at exit to write what they hold. */
+#define DRAIN_TIMEOUT_NS 3000000000ULL
 
 /* Records that never reached the log, as of since_ns (CLOCK_MONOTONIC). */
 struct losses {
 	struct record_losses n;
 	uint64_t since_ns;
+	/* At exit: the log's records held at exit, for the next daemon to report. */
+	uint64_t unreported_held;
 };
 
 /* The uid buckets' counts of held-back records, sorted by uid. */
@@ -40,7 +49,8 @@ struct record_pipeline {
 	int drops_fd;
 	int uid_buckets_fd;
 	struct uid_counts uids; /* as the last summary left them */
-	uint64_t malformed; /* records shorter than an event */
+	uint64_t malformed; /* records shorter than an event, or that could not be formatted */
+	uint64_t held_at_exit; /* by the last daemon's log, which this one reports */
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;
 	struct losses reported; /* what the last summary covered */
@@ -48,24 +58,17 @@ struct record_pipeline {
 	struct sink *sinks[]; /* in order: each record goes to the first one first */
 };
 
-/* One record, rendered as JSON once, to every sink. */
+/* One record, rendered as JSON once, queued for every sink. */
 static void write_record(struct record_pipeline *p, struct record *r)
 {
-	int err;
-
 	r->realtime_offset_ns = p->realtime_offset_ns;
 	r->json = record_to_object(r);
 	if (!r->json) {
-		if (r->kind == RECORD_EXEC)
-			log_error("failed to format an event: %s", strerror(ENOMEM));
+		p->malformed++;
 		return;
 	}
-	for (unsigned int i = 0; i < p->n_sinks; i++) {
-		err = p->sinks[i]->ops->write(p->sinks[i], r);
-		if (err)
-			log_error("failed to send a record to %s: %s", p->sinks[i]->ops->name,
-				  strerror(-err));
-	}
+	for (unsigned int i = 0; i < p->n_sinks; i++)
+		sink_queue_push(p->sinks[i], r);
 	json_object_put(r->json);
 	r->json = NULL;
 }
@@ -91,10 +94,18 @@ static void read_losses(const struct record_pipeline *p, struct losses *now)
 {
 	now->n.suppressed = counter_sum(p->drops_fd, ARGGUARD_DROP_RATE_LIMITED);
 	now->n.ring_full = counter_sum(p->drops_fd, ARGGUARD_DROP_RING_FULL);
-	now->n.log_backlog = 0;
-	for (unsigned int i = 0; i < p->n_sinks; i++)
-		now->n.log_backlog += p->sinks[i]->lost;
 	now->n.malformed = p->malformed;
+	now->n.held_at_exit = p->held_at_exit;
+	for (unsigned int i = 0; i < p->n_sinks && i <= RECORD_OTHER_SINKS; i++) {
+		struct sink_losses l = sink_queue_losses(p->sinks[i]);
+
+		if (i == 0) {
+			now->n.log_backlog = sink_losses_total(&l);
+		} else {
+			now->n.other_sinks[i - 1].name = p->sinks[i]->ops->name;
+			now->n.other_sinks[i - 1].n = sink_losses_total(&l);
+		}
+	}
 	now->since_ns = monotonic_ns();
 }
 
@@ -170,8 +181,8 @@ static void save_reported(const struct losses *l)
 
 	if (!f)
 		return;
-	fprintf(f, "%llu %llu\n", (unsigned long long)l->n.suppressed,
-		(unsigned long long)l->n.ring_full);
+	fprintf(f, "%llu %llu %llu\n", (unsigned long long)l->n.suppressed,
+		(unsigned long long)l->n.ring_full, (unsigned long long)l->unreported_held);
 	if (fclose(f) == 0)
 		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
 }
@@ -181,15 +192,16 @@ static void save_reported(const struct losses *l)
  * fit the maps) means no summary has covered the pinned counters yet: all
  * of their drops are still to be reported.
  */
-static void load_reported(struct losses *l)
+static void load_reported(struct record_pipeline *p)
 {
-	unsigned long long v[2]; /* suppressed, ring_full */
+	unsigned long long v[3]; /* suppressed, ring_full, the last log's held_at_exit */
 
-	if (read_numbers(ARGGUARD_REPORTED, v, 2) != 2 || v[0] > l->n.suppressed ||
-	    v[1] > l->n.ring_full)
-		v[0] = v[1] = 0;
-	l->n.suppressed = v[0];
-	l->n.ring_full = v[1];
+	if (read_numbers(ARGGUARD_REPORTED, v, 3) < 2 || v[0] > p->reported.n.suppressed ||
+	    v[1] > p->reported.n.ring_full)
+		v[0] = v[1] = v[2] = 0;
+	p->reported.n.suppressed = v[0];
+	p->reported.n.ring_full = v[1];
+	p->held_at_exit = v[2]; /* reported in this daemon's first summary */
 }
 
 /* A summary record for what was held back or lost since the last one. */
@@ -197,6 +209,7 @@ static void report_losses(struct record_pipeline *p)
 {
 	struct record r = { .kind = RECORD_SUMMARY };
 	struct losses now;
+	bool any;
 
 	read_losses(p, &now);
 	r.losses = (struct record_losses){
@@ -204,9 +217,16 @@ static void report_losses(struct record_pipeline *p)
 		.ring_full = now.n.ring_full - p->reported.n.ring_full,
 		.log_backlog = now.n.log_backlog - p->reported.n.log_backlog,
 		.malformed = now.n.malformed - p->reported.n.malformed,
+		.held_at_exit = now.n.held_at_exit - p->reported.n.held_at_exit,
 	};
-	if (!r.losses.suppressed && !r.losses.ring_full && !r.losses.log_backlog &&
-	    !r.losses.malformed)
+	any = r.losses.suppressed || r.losses.ring_full || r.losses.log_backlog ||
+	      r.losses.malformed || r.losses.held_at_exit;
+	for (int i = 0; i < RECORD_OTHER_SINKS; i++) {
+		r.losses.other_sinks[i].name = now.n.other_sinks[i].name;
+		r.losses.other_sinks[i].n = now.n.other_sinks[i].n - p->reported.n.other_sinks[i].n;
+		any = any || r.losses.other_sinks[i].n;
+	}
+	if (!any)
 		return;
 	if (r.losses.suppressed)
 		top_uids_since(p, r.losses.top_uids);
@@ -234,7 +254,14 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	p->realtime_offset_ns = realtime_offset_ns();
 	p->cgroups.root = DEFAULT_CGROUP_ROOT;
 	memcpy(p->sinks, sinks, n_sinks * sizeof(struct sink *));
-	p->n_sinks = n_sinks;
+	for (; p->n_sinks < n_sinks; p->n_sinks++) {
+		if (sink_queue_start(sinks[p->n_sinks])) { /* which closed it */
+			for (unsigned int j = p->n_sinks + 1; j < n_sinks; j++)
+				sinks[j]->ops->close(sinks[j]);
+			record_pipeline_free(p);
+			return NULL;
+		}
+	}
 	p->rb = ring_buffer__new(maps->events, log_event, p, NULL);
 	if (!p->rb) {
 		log_error("failed to open the event ring buffer: %s", strerror(errno));
@@ -244,7 +271,7 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	read_losses(p, &p->reported);
 	read_uid_counts(p->uid_buckets_fd, &p->uids);
 	if (earlier_pins)
-		load_reported(&p->reported);
+		load_reported(p);
 	return p;
 }
 
@@ -254,9 +281,6 @@ int record_pipeline_poll(struct record_pipeline *p, int timeout_ms)
 
 	if (n < 0)
 		return n;
-	for (unsigned int i = 0; i < p->n_sinks; i++)
-		if (p->sinks[i]->ops->flush)
-			p->sinks[i]->ops->flush(p->sinks[i]);
 	report_losses(p);
 	return n;
 }
@@ -264,23 +288,34 @@ int record_pipeline_poll(struct record_pipeline *p, int timeout_ms)
 void record_pipeline_reopen(struct record_pipeline *p)
 {
 	for (unsigned int i = 0; i < p->n_sinks; i++)
-		if (p->sinks[i]->ops->reopen)
-			p->sinks[i]->ops->reopen(p->sinks[i]);
+		sink_queue_reopen(p->sinks[i]);
 }
 
 void record_pipeline_drain(struct record_pipeline *p)
 {
+	uint64_t deadline = monotonic_ns() + DRAIN_TIMEOUT_NS;
+
 	ring_buffer__consume(p->rb);
 	report_losses(p);
+	for (unsigned int i = 0; i < p->n_sinks; i++)
+		sink_queue_drain(p->sinks[i], deadline);
 }
 
 void record_pipeline_free(struct record_pipeline *p)
 {
+	struct sink_losses l;
+
 	if (!p)
 		return;
 	ring_buffer__free(p->rb);
-	for (unsigned int i = 0; i < p->n_sinks; i++)
-		p->sinks[i]->ops->close(p->sinks[i]);
+	for (unsigned int i = 0; i < p->n_sinks; i++) {
+		sink_queue_stop(p->sinks[i], &l);
+		/* The log's last records: the next daemon's first summary reports them. */
+		if (i == 0 && l.held_at_exit) {
+			p->reported.unreported_held = l.held_at_exit;
+			save_reported(&p->reported);
+		}
+	}
 	cgroup_cache_free(&p->cgroups);
 	free(p);
 }

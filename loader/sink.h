@@ -2,8 +2,13 @@
 /*
  * Where records go: the JSON-lines log (json_log.c), journald (journal.c)
  * and the Linux audit log (linux_audit.c), each behind this one interface.
- * A sink reads the typed record it is handed; what it cannot write, it
- * holds back or gives up on, and counts.
+ *
+ * A sink writes from a thread of its own, behind a bounded queue
+ * (sink_queue.c): the pipeline only prepares a record for it (in memory of
+ * the sink's own) and queues it, so a sink that blocks (journald, or the
+ * kernel's audit backlog, which may hold a sender for a minute) never
+ * stalls the ring buffer or the other sinks. What a sink cannot take is
+ * counted, by reason.
  */
 #ifndef ARGGUARD_SINK_H
 #define ARGGUARD_SINK_H
@@ -16,21 +21,44 @@
 struct sink;
 
 struct sink_ops {
-	const char *name; /* what messages call it: "journald", "the audit log" */
-	/* Take one record: 0, or a negative errno that the caller reports. */
-	int (*write)(struct sink *s, const struct record *r);
-	/* Optional: write what was held back. Called after each poll of the ring buffer. */
+	const char *name; /* what messages and summaries call it: "log", "journald", "audit" */
+	/*
+	 * In the pipeline's thread: what send() needs of r, in memory that
+	 * outlives r. NULL when out of memory (the record is counted as failed).
+	 */
+	void *(*prepare)(struct sink *s, const struct record *r);
+	/* In the sink's thread: write one prepared record. 0, or a negative errno. */
+	int (*send)(struct sink *s, void *item);
+	/* Free a prepared record, sent or not. */
+	void (*release)(void *item);
+	/* Optional, in the sink's thread: write what it held back. Called when idle. */
 	void (*flush)(struct sink *s);
-	/* Optional: on SIGUSR1, reopen a file that logrotate moved away. */
+	/* Optional, in the sink's thread: on SIGUSR1, reopen a file that logrotate moved. */
 	void (*reopen)(struct sink *s);
 	/* Close it and free it. */
 	void (*close)(struct sink *s);
 };
 
+/* What a sink lost, by reason, since it opened. */
+struct sink_losses {
+	uint64_t queue_full; /* its queue was full: it had fallen that far behind */
+	uint64_t failed; /* prepare() or send() failed */
+	uint64_t gave_up; /* the sink's own: the JSON log's backlog while it cannot write */
+	uint64_t held_at_exit; /* still queued when the daemon had to stop */
+};
+
+static inline uint64_t sink_losses_total(const struct sink_losses *l)
+{
+	return l->queue_full + l->failed + l->gave_up + l->held_at_exit;
+}
+
+struct sink_queue;
+
 /* Each sink embeds one, and finds itself from it with sink_container(). */
 struct sink {
 	const struct sink_ops *ops;
-	uint64_t lost; /* records it gave up on, since it opened */
+	uint64_t gave_up; /* the sink's own losses; written only by its thread */
+	struct sink_queue *queue; /* sink_queue.c's */
 };
 
 #define sink_container(s, type) ((type *)(void *)((char *)(s)-offsetof(type, sink)))

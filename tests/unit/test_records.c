@@ -147,8 +147,9 @@ static void summary_message_gives_losses_by_reason(void)
 	};
 	char *message = record_message(&r);
 
-	CHECK(message && !strcmp(message, "suppressed 5 events and lost 4 (ring buffer full 2, log "
-					  "backlog full 1, malformed 1) in the last 1.5 s"),
+	CHECK(message && !strcmp(message,
+				 "suppressed 5 events and lost 4 (ring buffer full 2, log "
+				 "backlog full 1, malformed 1, held at exit 0) in the last 1.5 s"),
 	      "the summary's message: %s", message ? message : "(null)");
 	free(message);
 	r.losses.top_uids[0] = (struct uid_suppressed){ .uid = 65534, .n = 4 };
