@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -104,6 +105,7 @@ int sink_queue_start(struct sink *s)
 {
 	struct sink_queue *q = calloc(1, sizeof(*q));
 	pthread_condattr_t monotonic;
+	sigset_t all, was;
 	int err = q ? 0 : ENOMEM;
 
 	if (!err) {
@@ -114,7 +116,15 @@ int sink_queue_start(struct sink *s)
 		pthread_cond_init(&q->wake, &monotonic);
 		pthread_cond_init(&q->idle, &monotonic);
 		pthread_condattr_destroy(&monotonic);
+		/*
+		 * The daemon's signals go to its main thread, whose poll of the
+		 * ring buffer they interrupt: a reopen must come before the next
+		 * record, not after it.
+		 */
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &was);
 		err = pthread_create(&q->thread, NULL, sink_thread, q);
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
 	}
 	if (err) {
 		log_error("failed to start a thread for %s: %s", s->ops->name, strerror(err));
