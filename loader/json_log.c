@@ -75,12 +75,14 @@ static void json_log_reopen(struct sink *s)
 static bool append_line(struct json_log *log, const char *line)
 {
 	size_t len = strlen(line);
-	off_t end = lseek(log->fd, 0, SEEK_END);
 	ssize_t n = write(log->fd, line, len);
+	off_t after;
 
 	if (n == (ssize_t)len)
 		return true;
-	if (n > 0 && end >= 0 && ftruncate(log->fd, end))
+	/* O_APPEND: the short write ended at the end of the file. */
+	after = n > 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
+	if (after >= n && ftruncate(log->fd, after - n))
 		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
 	if (!log->write_errors++ || log->n_pending == 0)
 		log_error("failed to write %s: %s; holding records until it can be written",

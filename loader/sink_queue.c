@@ -149,7 +149,8 @@ void sink_queue_push(struct sink *s, const struct record *r)
 	} else {
 		q->items[(q->head + q->n++) % SINK_QUEUE_LEN] = item;
 		item = NULL;
-		pthread_cond_signal(&q->wake);
+		if (q->n == 1) /* the thread sleeps only on an empty queue */
+			pthread_cond_signal(&q->wake);
 	}
 	pthread_mutex_unlock(&q->lock);
 	if (item)
