@@ -316,6 +316,56 @@ static int set_pin_paths(struct argguard_bpf *skel)
 	return 0;
 }
 
+/* Whether the map pinned at path is one this object's map could reuse. */
+static bool pin_fits(const struct bpf_map *map, const char *path)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_obj_get(path);
+	bool fits;
+
+	if (fd < 0)
+		return errno == ENOENT; /* nothing there: nothing in the way */
+	fits = !bpf_obj_get_info_by_fd(fd, &info, &len) && info.type == bpf_map__type(map) &&
+	       info.key_size == bpf_map__key_size(map) &&
+	       info.value_size == bpf_map__value_size(map) &&
+	       info.max_entries == bpf_map__max_entries(map) &&
+	       info.map_flags == bpf_map__map_flags(map);
+	close(fd);
+	return fits;
+}
+
+/*
+ * Pins left by a build whose maps differ (an upgrade that changed a map's
+ * layout, within one boot): the load could not reuse them and would fail,
+ * leaving no daemon. Unpin every map then, so that the load makes them all
+ * afresh and the daemon applies the policy file; the old build's links
+ * keep enforcing, with its maps, until this build's links replace them.
+ * Returns whether the pins were dropped.
+ */
+static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
+{
+	char path[128];
+	int pin;
+
+	for (pin = 0; pin < NR_MAP_PINS; pin++) {
+		pin_path(pin, path, sizeof(path));
+		if (!pin_fits(map_of(skel, pin), path))
+			break;
+	}
+	if (pin == NR_MAP_PINS)
+		return false;
+	log_notice("%s was pinned by a build whose maps differ from this one's (an upgrade?): "
+		   "making all maps afresh, and applying the policy file",
+		   path);
+	for (pin = 0; pin < NR_MAP_PINS; pin++) {
+		pin_path(pin, path, sizeof(path));
+		if (unlink(path) && errno != ENOENT)
+			log_error("failed to remove %s: %s", path, strerror(errno));
+	}
+	return true;
+}
+
 struct programs *programs_start(bool *earlier_pins)
 {
 	struct kernel_features kernel = kernel_features();
@@ -334,6 +384,8 @@ struct programs *programs_start(bool *earlier_pins)
 		log_error("failed to open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
+	if (*earlier_pins && drop_map_pins_that_do_not_fit(skel))
+		*earlier_pins = false;
 	err = set_pin_paths(skel);
 	if (!err)
 		err = choose_programs(skel, &kernel);

@@ -90,6 +90,28 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 		fail "expected the restarted daemon to say it adopted the pinned link"
 }
 
+# An upgrade that changed a map's layout, within one boot: the new build
+# cannot reuse the old build's pins. It makes its maps afresh, applies the
+# policy file and enforces, rather than fail and leave the machine to the
+# old build with no daemon.
+test_pins_of_a_build_with_other_maps_are_replaced() {
+	local limit
+	trap 'systemctl start argguard.service' EXIT
+	systemctl stop argguard.service
+	# An older build's config map: 28-byte values.
+	rm "$PIN_DIR/config"
+	bpftool map create "$PIN_DIR/config" type array key 4 value 28 entries 1 name argguard_config
+	systemctl start argguard.service || fail "the daemon did not start over pins of another layout"
+	daemon_said "pinned by a build whose maps differ" ||
+		fail "expected the daemon to say it made its maps afresh"
+	assert_eq 4 "$(bpftool -j map show pinned "$PIN_DIR/config" | jq .bytes_value)" \
+		"config's value size, as this build has it"
+	limit=$(live_limit)
+	((limit > 0)) || fail "expected the policy file's limit to be live, got '$limit'"
+	expect E2BIG "an exec over the limit, after the replacement (enforce, as the file says)" \
+		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+}
+
 test_stop_keeps_enforcement_by_default() {
 	local limit links0
 	trap 'systemctl start argguard.service' EXIT
