@@ -8,15 +8,19 @@
 #define _GNU_SOURCE /* nftw(), open_by_handle_at() */
 #include "cgroup.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/magic.h>
+
+#include "log.h"
 
 #define FILEID_KERNFS 0xfe /* include/linux/exportfs.h: a kernfs node's 64-bit id */
 
@@ -59,8 +63,19 @@ static char *open_by_id(int mount_fd, const char *root, uint64_t id)
 
 	memcpy(h.fh.f_handle, &id, sizeof(id));
 	fd = open_by_handle_at(mount_fd, &h.fh, O_PATH | O_CLOEXEC);
-	if (fd < 0)
-		return NULL; /* gone (ESTALE), or never was */
+	if (fd < 0 && (errno == ESTALE || errno == ENOENT))
+		return NULL; /* gone, or never was */
+	if (fd < 0) {
+		/* Without CAP_DAC_READ_SEARCH, say: EPERM. Slow, but right. */
+		static bool said;
+
+		if (!said)
+			log_warning("failed to open cgroups by their ids (%s): walking %s for each "
+				    "new one instead",
+				    strerror(errno), root);
+		said = true;
+		return walk_for(root, id);
+	}
 	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
 	n = readlink(link, path, sizeof(path) - 1);
 	close(fd);

@@ -28,10 +28,11 @@ test_32bit_execs_are_judged_and_recorded_with_their_head() {
 
 test_32bit_kernel_refusals_are_caught_with_their_head() {
 	local r
-	# One 200,000-byte argument: over MAX_ARG_STRLEN, refused before any LSM.
-	r=$(new_records 1 "$X32" --fill big32 200000 0 /bin/true 2)
+	# Over the kernel's limit under a 1 MiB stack (256 KiB): refused before any LSM.
+	r=$(new_records 1 bash -c "ulimit -s 1024 && exec $X32 300000 0 /bin/true")
 	echo "record: ${r:0:300}..."
-	assert_eq kernel-refused "$(jq -r .verdict <<<"$r")" "verdict"
+	assert_eq "kernel-refused execsize32" "$(jq -r '"\(.verdict) \(.comm)"' <<<"$r")" \
+		"verdict and comm"
 	assert_eq caller "$(jq -r .head_source <<<"$r")" "head_source (the kernel never copied it)"
 	assert_eq /bin/true "$(jq -r '.argv_head[0]' <<<"$r")" "argv_head[0], read through 4-byte pointers"
 }

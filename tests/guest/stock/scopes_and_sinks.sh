@@ -361,11 +361,13 @@ test_stock_records_are_in_the_linux_audit_log() {
 # changes what the record shows, and the record says where the head came
 # from. (The patched suite's twin shows the kernel's copy.)
 test_stock_argv_head_comes_from_the_caller_and_says_so() {
-	local limit r
-	limit=$(live_limit)
+	local r
+	trap restore_policy EXIT
+	# 64K: the 100K of padding is argguard's to deny, well under the kernel's limit.
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
 	cp /bin/true /tmp/argguard-held-true
 	r=$(new_records 1 "$HELPERS/argv_rewrite" /tmp/argguard-held-true \
-		secret-original harmless-rewrit $((limit + 100)))
+		secret-original harmless-rewrit 100000)
 	rm -f /tmp/argguard-held-true
 	echo "record: ${r:0:300}..."
 	assert_eq deny "$(jq -r .verdict <<<"$r")" "verdict"
@@ -385,8 +387,10 @@ test_stock_32bit_execs_are_recorded_with_their_head() {
 	assert_eq "deny caller" "$(jq -r '"\(.verdict) \(.head_source)"' <<<"$r")" "verdict, head_source"
 	[[ $(jq -r '.argv_head[1]' <<<"$r") == marker32* ]] ||
 		fail "expected argv_head[1] to start with marker32"
-	r=$(new_records 1 "$HELPERS/execsize32" --fill big32 200000 0 /bin/true 2)
+	# Over the kernel's limit under a 1 MiB stack (256 KiB): refused before any LSM.
+	r=$(new_records 1 bash -c "ulimit -s 1024 && exec $HELPERS/execsize32 300000 0 /bin/true")
 	echo "refused: ${r:0:300}..."
-	assert_eq kernel-refused "$(jq -r .verdict <<<"$r")" "verdict of a 200,000-byte argument"
+	assert_eq "kernel-refused execsize32" "$(jq -r '"\(.verdict) \(.comm)"' <<<"$r")" \
+		"verdict and comm of 300,000 bytes under a 1 MiB stack"
 	assert_eq /bin/true "$(jq -r '.argv_head[0]' <<<"$r")" "argv_head[0]"
 }
