@@ -242,18 +242,20 @@ mismatch:
 }
 
 /*
- * Adopt the pinned link if it runs this program. Otherwise attach, then
- * swap the pin: the previous link, if any, detaches only when its pin goes,
- * by which time this one is enforcing. No exec slips by.
+ * Adopt the pinned link if it runs this program (and may: not over maps
+ * made afresh, which an adopted program would not see). Otherwise attach,
+ * then swap the pin: the previous link, if any, detaches only when its pin
+ * goes, by which time this one is enforcing. No exec slips by.
  */
-static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name)
+static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name,
+			  bool may_adopt)
 {
 	struct bpf_link *link;
 	char pin[128];
 	int err;
 
 	pin_path(name, pin, sizeof(pin));
-	link = adopt_pinned(prog, pin);
+	link = may_adopt ? adopt_pinned(prog, pin) : NULL;
 	if (link) {
 		*out = link;
 		log_info("adopted the pinned %s", pin);
@@ -278,7 +280,7 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 }
 
 /* Each program of the pin table, attached or adopted, and its link pinned. */
-static int attach_all(struct argguard_bpf *skel, bool kernel_head)
+static int attach_all(struct argguard_bpf *skel, bool kernel_head, bool may_adopt)
 {
 	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		struct bpf_program *prog = program_of(skel, pin, kernel_head);
@@ -286,7 +288,7 @@ static int attach_all(struct argguard_bpf *skel, bool kernel_head)
 
 		if (!bpf_program__autoload(prog))
 			continue; /* not for this kernel */
-		err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin);
+		err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin, may_adopt);
 		if (err)
 			return err;
 	}
@@ -370,6 +372,7 @@ struct programs *programs_start(bool *earlier_pins)
 {
 	struct kernel_features kernel = kernel_features();
 	struct argguard_bpf *skel;
+	bool fresh_maps;
 	struct programs *p;
 	char config_pin[128];
 	int err;
@@ -384,7 +387,8 @@ struct programs *programs_start(bool *earlier_pins)
 		log_error("failed to open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
-	if (*earlier_pins && drop_map_pins_that_do_not_fit(skel))
+	fresh_maps = *earlier_pins && drop_map_pins_that_do_not_fit(skel);
+	if (fresh_maps)
 		*earlier_pins = false;
 	err = set_pin_paths(skel);
 	if (!err)
@@ -405,7 +409,7 @@ struct programs *programs_start(bool *earlier_pins)
 			   "(bpf_bprm_read_argv): records read argv_head from the caller's "
 			   "memory, which another of its threads can rewrite (head_source "
 			   "\"caller\")");
-	err = attach_all(skel, kernel.kernel_head);
+	err = attach_all(skel, kernel.kernel_head, !fresh_maps);
 	if (err)
 		goto out_destroy;
 	p = malloc(sizeof(*p));

@@ -111,8 +111,9 @@ test_padded_argument_cannot_hide_what_follows() {
 	assert_eq true "$(jq -r .argv_head_truncated <<<"$record")" "argv_head_truncated"
 	assert_eq 256 "$(jq -r .argv_head_bytes <<<"$record")" "argv_head_bytes"
 	assert_eq "/bin/true a1" "$(jq -r '.argv_head[0:2] | join(" ")' <<<"$record")" "first arguments"
-	assert_eq $((256 - 10 - 3 - 1)) "$(jq -r '.argv_head[2] | length' <<<"$record")" \
-		"length of the padded argument's head (NUL-terminated within 256 bytes)"
+	assert_eq kernel "$(jq -r .head_source <<<"$record")" "head_source"
+	assert_eq $((256 - 10 - 3)) "$(jq -r '.argv_head[2] | length' <<<"$record")" \
+		"length of the padded argument's head (argv's first 256 bytes, as the kernel copied them)"
 }
 
 test_record_names_the_caller() {
