@@ -278,6 +278,35 @@ bench_storm() {
 	emit daemon_kib VmHWM 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
 }
 
+# 6. Naming a record's cgroup: offending execs, each from a cgroup of its
+# own (so that the daemon's cache of 16 never has it), among 100 cgroups and
+# among 10,000. The daemon's CPU per record must not grow with the count.
+bench_cgroups() {
+	local count i pid c0 d0 s0 l0 counts ticks
+	use_policy "$T/deny.conf"
+	pid=$(daemon_pid)
+	ticks=$(getconf CLK_TCK)
+	for count in 100 10000; do
+		mkdir -p "$CG/bench-cgroups"
+		for ((i = 0; i < count; i++)); do
+			mkdir -p "$CG/bench-cgroups/c$i"
+		done
+		c0=$(cpu_ticks "$pid") d0=$(counter global.deny)
+		s0=$(counter records_dropped.rate_limited) l0=$(counter records_dropped.ring_full)
+		for ((i = 0; i < 100; i++)); do
+			(echo "$BASHPID" >"$CG/bench-cgroups/c$((i * count / 100))/cgroup.procs" &&
+				exec "$HELPERS/execsize" "$BIG" 0 /bin/true >/dev/null) || true
+		done
+		counts=$(reconcile global.deny "$d0" "$s0" "$l0" execsize)
+		emit cgroup_cpu_us "$count" 1 "$(awk -v c="$(($(cpu_ticks "$pid") - c0))" -v hz="$ticks" \
+			-v n="$(cut -d' ' -f2 <<<"$counts")" 'BEGIN { printf "%.0f", c / hz * 1e6 / n }')"
+		for ((i = 0; i < count; i++)); do
+			rmdir "$CG/bench-cgroups/c$i"
+		done
+		rmdir "$CG/bench-cgroups"
+	done
+}
+
 # 5. Footprint: RSS, BPF memory, cold start to enforcement.
 bench_footprint() {
 	local pid progs maps r t0 t1 i
@@ -316,6 +345,7 @@ main() {
 	bench_overhead
 	bench_offending
 	bench_storm
+	bench_cgroups
 	bench_footprint
 	cp "$T/site.conf" "$SITE_CONF"
 	systemctl reload argguard.service

@@ -79,6 +79,9 @@ write_tsv() {
 		[[ $c == allow ]] && continue
 		printf 'offending\tdrained_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_drained_rate "$c")"
 	done
+	for c in 100 10000; do
+		printf 'audit\tcgroup_cpu_per_record\t%s\t%s\tus\n' "$c" "$(col cgroup_cpu_us "$c" | median)"
+	done
 	awk -F'\t' '$1 == "bench" && $2 ~ /^(storm_|daemon_kib|bpf_|cold_start)/ { print }' "$RAW/exec.tsv" |
 		while IFS=$'\t' read -r _ m cfg _ v; do
 			case $m in
@@ -158,6 +161,7 @@ write_md() {
 	echo "| decisions / logged / suppressed / lost | $(fig audit storm_decisions) / $(fig audit storm_logged) / $(fig audit storm_suppressed) / $(fig audit storm_lost) |"
 	echo "| unaccounted | $(fig audit storm_unaccounted) |"
 	echo "| CPU per logged record: argguard / journald / auditd | $(fig audit cpu_per_record argguard) / $(fig audit cpu_per_record journald) / $(fig audit cpu_per_record auditd) µs |"
+	echo "| argguard's CPU per record, each exec from a cgroup of its own, among 100 / 10,000 cgroups | $(fig audit cgroup_cpu_per_record 100) / $(fig audit cgroup_cpu_per_record 10000) µs |"
 	echo "| host: event_to_json, records/s (256 B head / kernel-refused / hex head) | $(fig host event_to_json deny_256B_head) / $(fig host event_to_json kernel_refused) / $(fig host event_to_json deny_hex_head) |"
 	echo
 	echo "| footprint | |"
