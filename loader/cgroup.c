@@ -52,17 +52,18 @@ static char *walk_for(const char *root, uint64_t id)
 /* The cgroup's directory by its handle, and its path from /proc/self/fd. */
 static char *open_by_id(int mount_fd, const char *root, uint64_t id)
 {
-	union {
-		struct file_handle fh;
-		char bytes[sizeof(struct file_handle) + sizeof(uint64_t)];
-	} h = { .fh = { .handle_bytes = sizeof(uint64_t), .handle_type = FILEID_KERNFS } };
-	char link[64], path[PATH_MAX];
+	/* A file_handle with room for the 8 bytes of its f_handle. */
+	char handle[sizeof(struct file_handle) + sizeof(uint64_t)] __attribute__((aligned(8)));
+	struct file_handle *fh = (struct file_handle *)handle;
+	char fd_path[64], target[PATH_MAX];
 	size_t root_len = strlen(root);
 	ssize_t n;
 	int fd;
 
-	memcpy(h.fh.f_handle, &id, sizeof(id));
-	fd = open_by_handle_at(mount_fd, &h.fh, O_PATH | O_CLOEXEC);
+	fh->handle_bytes = sizeof(uint64_t);
+	fh->handle_type = FILEID_KERNFS;
+	memcpy(fh->f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(mount_fd, fh, O_PATH | O_CLOEXEC);
 	if (fd < 0 && (errno == ESTALE || errno == ENOENT))
 		return NULL; /* gone, or never was */
 	if (fd < 0) {
@@ -76,13 +77,13 @@ static char *open_by_id(int mount_fd, const char *root, uint64_t id)
 		said = true;
 		return walk_for(root, id);
 	}
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	n = readlink(link, path, sizeof(path) - 1);
+	snprintf(fd_path, sizeof(fd_path), "/proc/self/fd/%d", fd);
+	n = readlink(fd_path, target, sizeof(target) - 1);
 	close(fd);
-	if (n < 0 || (size_t)n < root_len || strncmp(path, root, root_len))
+	if (n < 0 || (size_t)n < root_len || strncmp(target, root, root_len))
 		return NULL;
-	path[n] = '\0';
-	return strdup(path[root_len] ? path + root_len : "/");
+	target[n] = '\0';
+	return strdup(target[root_len] ? target + root_len : "/");
 }
 
 char *cgroup_path(const char *root, uint64_t id)

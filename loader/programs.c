@@ -44,13 +44,23 @@ static struct bpf_map *map_of(const struct argguard_bpf *skel, enum pin pin)
 	}
 }
 
+static struct bpf_program *either(bool second, struct bpf_program *a, struct bpf_program *b)
+{
+	return second ? b : a;
+}
+
+static struct bpf_link **either_link(bool second, struct bpf_link **a, struct bpf_link **b)
+{
+	return second ? b : a;
+}
+
 /* The program a link pin runs: its kernel-head one where the kernel has bpf_bprm_read_argv(). */
 static struct bpf_program *program_of(const struct argguard_bpf *skel, enum pin pin,
 				      bool kernel_head)
 {
 #define ARGGUARD_SKEL_PROGRAM(pin, file, prog, kernel_head_prog) \
 	case pin:                                                \
-		return kernel_head ? skel->progs.kernel_head_prog : skel->progs.prog;
+		return either(kernel_head, skel->progs.prog, skel->progs.kernel_head_prog);
 	switch (pin) {
 		ARGGUARD_LINK_PINS(ARGGUARD_SKEL_PROGRAM)
 	default:
@@ -71,7 +81,7 @@ static struct bpf_link **link_of(struct argguard_bpf *skel, enum pin pin, bool k
 {
 #define ARGGUARD_SKEL_LINK(pin, file, prog, kernel_head_prog) \
 	case pin:                                             \
-		return kernel_head ? &skel->links.kernel_head_prog : &skel->links.prog;
+		return either_link(kernel_head, &skel->links.prog, &skel->links.kernel_head_prog);
 	switch (pin) {
 		ARGGUARD_LINK_PINS(ARGGUARD_SKEL_LINK)
 	default:

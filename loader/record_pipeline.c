@@ -92,6 +92,7 @@ static int log_event(void *ctx, void *data, size_t size)
 
 static void read_losses(const struct record_pipeline *p, struct losses *now)
 {
+	*now = (struct losses){ 0 };
 	now->n.suppressed = counter_sum(p->drops_fd, ARGGUARD_DROP_RATE_LIMITED);
 	now->n.ring_full = counter_sum(p->drops_fd, ARGGUARD_DROP_RING_FULL);
 	now->n.malformed = p->malformed;

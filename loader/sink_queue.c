@@ -65,7 +65,6 @@ static void *sink_thread(void *arg)
 	struct sink_queue *q = arg;
 	struct sink *s = q->sink;
 	struct timespec until;
-	bool reopen;
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
@@ -82,10 +81,9 @@ static void *sink_thread(void *arg)
 			continue;
 		}
 		if (q->reopen) {
-			reopen = q->reopen;
 			q->reopen = false;
 			pthread_mutex_unlock(&q->lock);
-			if (reopen && s->ops->reopen)
+			if (s->ops->reopen)
 				s->ops->reopen(s);
 			pthread_mutex_lock(&q->lock);
 			continue;

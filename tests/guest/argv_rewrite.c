@@ -34,7 +34,8 @@ static void *rewrite_then_allow(void *unused)
 	for (; FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n)) {
 		struct fanotify_response allow = { .fd = m->fd, .response = FAN_ALLOW };
 
-		memcpy(original, rewritten, strlen(rewritten));
+		for (size_t i = 0; rewritten[i]; i++) /* same length: original keeps its NUL */
+			original[i] = rewritten[i];
 		if (write(fan, &allow, sizeof(allow)) != sizeof(allow))
 			perror("argv_rewrite: fanotify response");
 		close(m->fd);
@@ -64,10 +65,13 @@ int main(int argc, char **argv)
 	fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
 	if (fan < 0 || fanotify_mark(fan, FAN_MARK_ADD, FAN_OPEN_EXEC_PERM, AT_FDCWD, argv[1])) {
 		perror("argv_rewrite: fanotify");
+		free(padding);
 		return 125;
 	}
-	if (pthread_create(&thread, NULL, rewrite_then_allow, NULL))
+	if (pthread_create(&thread, NULL, rewrite_then_allow, NULL)) {
+		free(padding);
 		return 125;
+	}
 	args[0] = argv[1];
 	args[1] = original;
 	args[2] = padding;
