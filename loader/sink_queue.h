@@ -11,7 +11,7 @@
 #include "sink.h"
 
 /* Records a sink may fall behind by before new ones are counted as queue_full. */
-#define SINK_QUEUE_LEN 8192
+#define SINK_QUEUE_LEN 4096
 
 /* Start s's thread. 0, or a negative errno (logged); s is then closed. */
 int sink_queue_start(struct sink *s);

@@ -277,20 +277,23 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 # auditd stopped (SIGSTOP) with the kernel's audit backlog full: every send
 # to the audit log blocks (the kernel holds the sender up to a minute), but
 # the JSON log still gets every record that reached the daemon, and the
-# audit sink counts what it had to give up.
+# audit sink counts what it had to give up (its queue holds 4096).
 test_stalled_audit_log_never_stalls_the_json_log() {
-	local n=10000 auditd backlog before ring0 ring1 logged summed lost audit_lost i
+	local n=15000 auditd backlog before ring0 ring1 logged summed lost audit_lost i
 	auditd=$(pidof auditd) || fail "expected auditd to run"
 	backlog=$(auditctl -s | awk '$1 == "backlog_limit" { print $2 }')
-	# At the end, a restart drops what the audit sink still holds (counted), so
-	# that later tests do not wait behind it.
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
+	# auditd resumes first, and at the end a restart drops what the audit sink
+	# still holds (counted), so that later tests do not wait behind it.
 	trap 'kill -CONT '"$auditd"'; auditctl -b '"$backlog"' >/dev/null; restore_policy;
 		systemctl restart argguard.service' EXIT
-	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
 	auditctl -b 8 >/dev/null
 	kill -STOP "$auditd"
 	before=$(log_lines) ring0=$(counter records_dropped.ring_full)
-	"$HELPERS/exec_storm" $n 8000 >/dev/null || fail "the storm had an exec allowed"
+	if ! timeout 600 "$HELPERS/exec_storm" $n 8000 >/dev/null; then
+		ps -eo pid,stat,wchan:32,comm | awk '$2 ~ /D/'
+		fail "the storm had an exec allowed, or did not end"
+	fi
 	ring1=$(counter records_dropped.ring_full)
 	for ((i = 0; i < 120; i++)); do
 		logged=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -c 'select(.comm == "exec_storm")' | wc -l)
@@ -298,8 +301,8 @@ test_stalled_audit_log_never_stalls_the_json_log() {
 		sleep 0.5
 	done
 	sleep 2 # the summaries
-	summed=$(tail -n +$((before + 1)) "$EVENT_LOG" |
-		jq -s '[.[] | select(.verdict == "summary")] | [(map(.lost_log_backlog) | add // 0), (map(.lost_by_sink.audit // 0) | add // 0)] | @tsv' -r)
+	summed=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -rs '[.[] | select(.verdict == "summary")] |
+		[(map(.lost_log_backlog) | add // 0), (map(.lost_by_sink.audit // 0) | add // 0)] | @tsv')
 	read -r lost audit_lost <<<"$summed"
 	echo "logged $logged, ring_full +$((ring1 - ring0)) of $n; summaries: log lost $lost, audit lost $audit_lost"
 	assert_eq $n $((logged + ring1 - ring0)) "records logged + lost to the ring buffer"
