@@ -275,18 +275,23 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 }
 
 # auditd stopped (SIGSTOP) with the kernel's audit backlog full: every send
-# to the audit log blocks (the kernel holds the sender up to a minute), but
-# the JSON log still gets every record that reached the daemon, and the
-# audit sink counts what it had to give up (its queue holds 4096).
+# to the audit log blocks (the kernel holds each sender for the backlog wait
+# time), but the JSON log still gets every record that reached the daemon,
+# and the audit sink counts what it had to give up (its queue holds 4096).
+# The wait is cut to 1000 jiffies (a few seconds) while the test runs: the
+# stall holds every audit sender on the machine, systemd among them.
 test_stalled_audit_log_never_stalls_the_json_log() {
-	local n=15000 auditd backlog before ring0 ring1 logged summed lost audit_lost i
+	local n=15000 auditd backlog wait before ring0 ring1 logged summed lost audit_lost i
 	auditd=$(pidof auditd) || fail "expected auditd to run"
 	backlog=$(auditctl -s | awk '$1 == "backlog_limit" { print $2 }')
+	wait=$(auditctl -s | awk '$1 == "backlog_wait_time" { print $2 }')
 	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
 	# auditd resumes first, and at the end a restart drops what the audit sink
 	# still holds (counted), so that later tests do not wait behind it.
-	trap 'kill -CONT '"$auditd"'; auditctl -b '"$backlog"' >/dev/null; restore_policy;
+	trap 'kill -CONT '"$auditd"'; auditctl -b '"$backlog"' >/dev/null;
+		auditctl --backlog_wait_time '"$wait"' >/dev/null; restore_policy;
 		systemctl restart argguard.service' EXIT
+	auditctl --backlog_wait_time 1000 >/dev/null
 	auditctl -b 8 >/dev/null
 	kill -STOP "$auditd"
 	before=$(log_lines) ring0=$(counter records_dropped.ring_full)
