@@ -22,8 +22,9 @@ source "$ROOT/vm/lib.sh"
 # run the host ctest tests matching REGEX there; prints as run_mutant does.
 run_ctest_mutant() {
 	local work=$1 kernel=$2 catch=$3
-	if ! cmake -S "$work" -B "$work/build" -DARGGUARD_KERNEL_DIR="$kernel" >"$work/build.log" 2>&1; then
-		echo "does not configure (see $work/build.log)"
+	if ! cmake -S "$work" -B "$work/build" -DARGGUARD_KERNEL_DIR="$kernel" >"$work/build.log" 2>&1 ||
+		! cmake --build "$work/build" -j"$(nproc)" >>"$work/build.log" 2>&1; then
+		echo "does not build (see $work/build.log)"
 	elif ctest --test-dir "$work/build" -R "$catch" --output-on-failure >"$work/ctest.log" 2>&1; then
 		echo "MISSED (see $work/ctest.log)"
 	else
