@@ -20,6 +20,7 @@
 
 #include "event_json.h"
 #include "log.h"
+#include "record_pipeline.h"
 
 #define MAX_PENDING 4096 /* records held while the log cannot be written */
 
@@ -105,27 +106,43 @@ static void flush_pending(struct json_log *log)
 			 log->path, done, (unsigned long long)log->write_errors);
 }
 
-/* In the pipeline's thread: the record's line, newline included. */
+/* A record's line, newline included; for a summary, the totals it brings the log up to. */
+struct log_item {
+	bool summary;
+	uint64_t suppressed, ring_full;
+	char line[];
+};
+
+/* In the pipeline's thread: the record's line. */
 static void *json_log_prepare(struct sink *s, const struct record *r)
 {
-	char *line = event_object_to_line(r->json), *with_newline = NULL;
+	char *line = event_object_to_line(r->json);
+	struct log_item *item = line ? malloc(sizeof(*item) + strlen(line) + 2) : NULL;
 
 	(void)s;
-	if (line && asprintf(&with_newline, "%s\n", line) < 0)
-		with_newline = NULL;
+	if (item) {
+		item->summary = r->kind == RECORD_SUMMARY;
+		item->suppressed = r->mark_suppressed;
+		item->ring_full = r->mark_ring_full;
+		sprintf(item->line, "%s\n", line);
+	}
 	free(line);
-	return with_newline;
+	return item;
 }
 
 /* One line, appended, or held back behind those already held. */
-static int json_log_send(struct sink *s, void *item)
+static int json_log_send(struct sink *s, void *it)
 {
 	struct json_log *log = sink_container(s, struct json_log);
-	char *line = item;
+	struct log_item *item = it;
+	char *line = item->line;
 
 	flush_pending(log);
-	if (!log->n_pending && append_line(log, line))
+	if (!log->n_pending && append_line(log, line)) {
+		if (item->summary)
+			record_pipeline_save_reported(item->suppressed, item->ring_full, 0);
 		return 0;
+	}
 	if (log->n_pending == MAX_PENDING) {
 		__atomic_fetch_add(&log->sink.gave_up, 1, __ATOMIC_RELAXED);
 		return 0;

@@ -57,6 +57,8 @@ struct record {
 	struct record_losses losses;
 	uint64_t interval_ns; /* how long the summary covers */
 	uint64_t end_ns; /* CLOCK_MONOTONIC: when it ends */
+	/* The drop counters' totals the summary brings the log up to. */
+	uint64_t mark_suppressed, mark_ring_full;
 	/*
 	 * The record as JSON (event_json.c), rendered once for the sinks that
 	 * pass every field on: the JSON log's line, journald's fields.

@@ -34,8 +34,6 @@
 struct losses {
 	struct record_losses n;
 	uint64_t since_ns;
-	/* At exit: the log's records held at exit, for the next daemon to report. */
-	uint64_t unreported_held;
 };
 
 /* The uid buckets' counts of held-back records, sorted by uid. */
@@ -176,14 +174,14 @@ static void top_uids_since(struct record_pipeline *p, struct uid_suppressed *top
  * The drop counts the last summary covered, kept across restarts: drops
  * while no daemon ran go into the next daemon's first summary.
  */
-static void save_reported(const struct losses *l)
+void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full, uint64_t held_at_exit)
 {
 	FILE *f = fopen(ARGGUARD_REPORTED ".new", "we");
 
 	if (!f)
 		return;
-	fprintf(f, "%llu %llu %llu\n", (unsigned long long)l->n.suppressed,
-		(unsigned long long)l->n.ring_full, (unsigned long long)l->unreported_held);
+	fprintf(f, "%llu %llu %llu\n", (unsigned long long)suppressed,
+		(unsigned long long)ring_full, (unsigned long long)held_at_exit);
 	if (fclose(f) == 0)
 		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
 }
@@ -233,9 +231,11 @@ static void report_losses(struct record_pipeline *p)
 		top_uids_since(p, r.losses.top_uids);
 	r.interval_ns = now.since_ns - p->reported.since_ns;
 	r.end_ns = now.since_ns;
+	/* The log saves the mark once it has written the summary: a crash before loses neither. */
+	r.mark_suppressed = now.n.suppressed;
+	r.mark_ring_full = now.n.ring_full;
 	write_record(p, &r);
 	p->reported = now;
-	save_reported(&p->reported);
 }
 
 struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
@@ -313,8 +313,8 @@ void record_pipeline_free(struct record_pipeline *p)
 		sink_queue_stop(p->sinks[i], &l);
 		/* The log's last records: the next daemon's first summary reports them. */
 		if (i == 0 && l.held_at_exit) {
-			p->reported.unreported_held = l.held_at_exit;
-			save_reported(&p->reported);
+			record_pipeline_save_reported(p->reported.n.suppressed,
+						      p->reported.n.ring_full, l.held_at_exit);
 		}
 	}
 	cgroup_cache_free(&p->cgroups);

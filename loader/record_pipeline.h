@@ -7,6 +7,7 @@
 #define ARGGUARD_RECORD_PIPELINE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "sink.h"
 
@@ -46,6 +47,13 @@ void record_pipeline_reopen(struct record_pipeline *p);
 
 /* At exit: pass on what is left in the ring buffer, then a last summary. */
 void record_pipeline_drain(struct record_pipeline *p);
+
+/*
+ * Mark the drop counts up to suppressed and ring_full as reported, for a
+ * restarted daemon to go on from; with the log's records held at exit. The
+ * log calls it once a summary is written.
+ */
+void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full, uint64_t held_at_exit);
 
 /* Close the sinks and free p; NULL does nothing. */
 void record_pipeline_free(struct record_pipeline *p);
