@@ -273,6 +273,8 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	read_uid_counts(p->uid_buckets_fd, &p->uids);
 	if (earlier_pins)
 		load_reported(p);
+	else /* new maps, new counters: an older mark would hide their first drops */
+		record_pipeline_save_reported(p->reported.n.suppressed, p->reported.n.ring_full, 0);
 	return p;
 }
 
