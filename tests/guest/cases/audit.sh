@@ -274,6 +274,47 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 		fail "expected the daemon to say how many writes failed and that it caught up"
 }
 
+# auditd stopped (SIGSTOP) with the kernel's audit backlog full: every send
+# to the audit log blocks (the kernel holds each sender for the backlog wait
+# time), but the JSON log still gets every record that reached the daemon,
+# and the audit sink counts what it had to give up (its queue holds 4096).
+# The wait is cut to 1000 jiffies (a few seconds) while the test runs: the
+# stall holds every audit sender on the machine, systemd among them.
+test_stalled_audit_log_never_stalls_the_json_log() {
+	local n=15000 auditd backlog wait before ring0 ring1 logged summed lost audit_lost i
+	auditd=$(pidof auditd) || fail "expected auditd to run"
+	backlog=$(auditctl -s | awk '$1 == "backlog_limit" { print $2 }')
+	wait=$(auditctl -s | awk '$1 == "backlog_wait_time" { print $2 }')
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
+	# auditd resumes first, and at the end a restart drops what the audit sink
+	# still holds (counted), so that later tests do not wait behind it.
+	trap 'kill -CONT '"$auditd"'; auditctl -b '"$backlog"' >/dev/null;
+		auditctl --backlog_wait_time '"$wait"' >/dev/null; restore_policy;
+		systemctl restart argguard.service' EXIT
+	auditctl --backlog_wait_time 1000 >/dev/null
+	auditctl -b 8 >/dev/null
+	kill -STOP "$auditd"
+	before=$(log_lines) ring0=$(counter records_dropped.ring_full)
+	if ! timeout 600 "$HELPERS/exec_storm" $n 8000 >/dev/null; then
+		ps -eo pid,stat,wchan:32,comm | awk '$2 ~ /D/'
+		fail "the storm had an exec allowed, or did not end"
+	fi
+	ring1=$(counter records_dropped.ring_full)
+	for ((i = 0; i < 120; i++)); do
+		logged=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -c 'select(.comm == "exec_storm")' | wc -l)
+		((logged + ring1 - ring0 < n)) || break
+		sleep 0.5
+	done
+	sleep 2 # the summaries
+	summed=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -rs '[.[] | select(.verdict == "summary")] |
+		[(map(.lost_log_backlog) | add // 0), (map(.lost_by_sink.audit // 0) | add // 0)] | @tsv')
+	read -r lost audit_lost <<<"$summed"
+	echo "logged $logged, ring_full +$((ring1 - ring0)) of $n; summaries: log lost $lost, audit lost $audit_lost"
+	assert_eq $n $((logged + ring1 - ring0)) "records logged + lost to the ring buffer"
+	assert_eq 0 "$lost" "records the log lost"
+	((audit_lost > 0)) || fail "expected the summaries to count the audit sink's losses"
+}
+
 test_denied_exec_is_in_the_linux_audit_log() {
 	local records pid found= i
 	records=$(new_records 1 "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
