@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE /* strerrorname_np(), asprintf() */
 #include "event_json.h"
+#include "json_writer.h"
 #include "names.h"
 
-#include <json-c/json.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +53,15 @@ static bool is_utf8(const unsigned char *s, size_t len)
 /* The bytes at s as hex digits, two a byte. free() it; NULL when out of memory. */
 static char *hex_of(const char *s, size_t len)
 {
+	static const char digits[] = "0123456789abcdef";
 	char *hex = malloc(2 * len + 1);
 
 	if (!hex)
 		return NULL;
-	for (size_t i = 0; i < len; i++)
-		sprintf(hex + 2 * i, "%02x", (unsigned char)s[i]);
+	for (size_t i = 0; i < len; i++) {
+		hex[2 * i] = digits[(unsigned char)s[i] >> 4];
+		hex[2 * i + 1] = digits[(unsigned char)s[i] & 15];
+	}
 	hex[2 * len] = '\0';
 	return hex;
 }
@@ -72,67 +75,68 @@ char *record_string(const char *buf, size_t max, bool *hex)
 }
 
 /*
- * Add a kernel string of at most max bytes. Bytes that are not UTF-8 cannot
- * go into JSON as they are: they are then written as hex, and "<key>_encoding"
- * says so.
+ * Write a kernel string of at most max bytes. Bytes that are not UTF-8
+ * cannot go into JSON as they are: they are then written as hex, and
+ * "<key>_encoding" says so.
  */
-static void add_bytes(json_object *obj, const char *key, const char *buf, size_t max)
+static void add_bytes(struct json_writer *w, const char *key, const char *buf, size_t max)
 {
 	size_t len = strnlen(buf, max);
 	char enc_key[64];
-	char *hex;
 
 	if (is_utf8((const unsigned char *)buf, len)) {
-		json_object_object_add(obj, key, json_object_new_string_len(buf, (int)len));
+		json_string(w, key, buf, len);
 		return;
 	}
-	hex = hex_of(buf, len);
-	if (!hex)
-		return;
-	json_object_object_add(obj, key, json_object_new_string(hex));
+	json_hex(w, key, buf, len);
 	snprintf(enc_key, sizeof(enc_key), "%s_encoding", key);
-	json_object_object_add(obj, enc_key, json_object_new_string("hex"));
-	free(hex);
+	json_string(w, enc_key, "hex", 3);
 }
 
 /* A cgroup path, as add_bytes() spells it (any byte but '/' and NUL may name a cgroup); null if unknown. */
-static void add_path(json_object *obj, const char *key, const char *path)
+static void add_path(struct json_writer *w, const char *key, const char *path)
 {
 	if (path)
-		add_bytes(obj, key, path, strlen(path));
+		add_bytes(w, key, path, strlen(path));
 	else
-		json_object_object_add(obj, key, NULL);
+		json_null(w, key);
 }
 
-static void add_time(json_object *obj, uint64_t ktime_ns, int64_t realtime_offset_ns)
+/*
+ * "2023-11-14T22:13:25" for secs: gmtime_r() and the formatting cost more
+ * than the rest of a record, and records come in bursts within one second.
+ */
+static const char *utc_seconds(time_t secs)
+{
+	static __thread time_t cached_secs = -1;
+	static __thread char cached[64];
+	struct tm tm;
+
+	if (secs != cached_secs) {
+		gmtime_r(&secs, &tm);
+		snprintf(cached, sizeof(cached), "%04d-%02d-%02dT%02d:%02d:%02d", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+		cached_secs = secs;
+	}
+	return cached;
+}
+
+static void add_time(struct json_writer *w, uint64_t ktime_ns, int64_t realtime_offset_ns)
 {
 	/* Wraps instead of overflowing (undefined for int64_t) on a hostile stamp. */
 	int64_t ns = (int64_t)(ktime_ns + (uint64_t)realtime_offset_ns);
-	time_t secs = (time_t)(ns / 1000000000);
 	char stamp[64];
-	struct tm tm;
+	int n;
 
-	gmtime_r(&secs, &tm);
-	snprintf(stamp, sizeof(stamp), "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-		 (long)(ns % 1000000000) / 1000);
-	json_object_object_add(obj, "time", json_object_new_string(stamp));
-	json_object_object_add(obj, "mono_ns", json_object_new_uint64(ktime_ns));
+	n = snprintf(stamp, sizeof(stamp), "%s.%06ldZ", utc_seconds((time_t)(ns / 1000000000)),
+		     (long)(ns % 1000000000) / 1000);
+	json_string(w, "time", stamp, n > 0 && (size_t)n < sizeof(stamp) ? (size_t)n : 0);
+	json_u64(w, "mono_ns", ktime_ns);
 }
 
-static json_object *string_or_hex(const char *s, size_t len, bool hex)
+static void add_name(struct json_writer *w, const char *key, const char *name)
 {
-	char *text;
-	json_object *v;
-
-	if (!hex)
-		return json_object_new_string_len(s, (int)len);
-	text = hex_of(s, len);
-	if (!text)
-		return NULL;
-	v = json_object_new_string(text);
-	free(text);
-	return v;
+	json_string(w, key, name, strlen(name));
 }
 
 /*
@@ -140,34 +144,35 @@ static json_object *string_or_hex(const char *s, size_t len, bool hex)
  * short of the whole, and how it is encoded. On a patched kernel the exact
  * argv_bytes decides truncation; otherwise what the BPF side saw.
  */
-static void add_head(json_object *obj, const struct argguard_event *e)
+static void add_head(struct json_writer *w, const struct argguard_event *e)
 {
 	size_t len = e->head_len < ARGGUARD_HEAD_MAX ? e->head_len : ARGGUARD_HEAD_MAX;
 	bool hex = !is_utf8((const unsigned char *)e->head, len);
-	json_object *args = json_object_new_array();
 	const char *p = e->head, *end = e->head + len;
 	bool truncated;
 
+	json_begin_array(w, "argv_head");
 	while (p < end) {
 		size_t n = strnlen(p, end - p);
 
-		json_object_array_add(args, string_or_hex(p, n, hex));
+		if (hex)
+			json_hex(w, NULL, p, n);
+		else
+			json_string(w, NULL, p, n);
 		p += n + 1;
 	}
+	json_end_array(w);
 	if (e->flags & ARGGUARD_EV_EXACT_SIZES)
 		truncated = len < e->argv_bytes;
 	else
 		truncated = e->flags & ARGGUARD_EV_HEAD_TRUNCATED;
-	json_object_object_add(obj, "argv_head", args);
-	json_object_object_add(obj, "argv_head_bytes", json_object_new_uint64(len));
-	json_object_object_add(obj, "argv_head_truncated", json_object_new_boolean(truncated));
+	json_u64(w, "argv_head_bytes", len);
+	json_boolean(w, "argv_head_truncated", truncated);
 	if (e->flags & ARGGUARD_EV_HEAD_UNREADABLE)
-		json_object_object_add(obj, "argv_head_unreadable", json_object_new_boolean(true));
+		json_boolean(w, "argv_head_unreadable", true);
 	if (hex)
-		json_object_object_add(obj, "argv_head_encoding", json_object_new_string("hex"));
-	json_object_object_add(
-		obj, "head_source",
-		json_object_new_string(e->flags & ARGGUARD_EV_HEAD_KERNEL ? "kernel" : "caller"));
+		add_name(w, "argv_head_encoding", "hex");
+	add_name(w, "head_source", e->flags & ARGGUARD_EV_HEAD_KERNEL ? "kernel" : "caller");
 }
 
 const char *record_sizes(const struct argguard_event *e)
@@ -192,18 +197,22 @@ bool record_interpreter(const struct argguard_event *e, const char **name, size_
 	return true;
 }
 
-static void add_interpreter(json_object *obj, const struct argguard_event *e)
+static void add_interpreter(struct json_writer *w, const struct argguard_event *e)
 {
 	const char *name;
 	size_t len;
 
 	if (record_interpreter(e, &name, &len))
-		add_bytes(obj, "interpreter", name, len);
+		add_bytes(w, "interpreter", name, len);
 }
 
-static json_object *count_or_null(int32_t n)
+/* A count the BPF side could not read is -1: null. */
+static void add_count(struct json_writer *w, const char *key, int32_t n)
 {
-	return n < 0 ? NULL : json_object_new_int(n);
+	if (n < 0)
+		json_null(w, key);
+	else
+		json_s64(w, key, n);
 }
 
 const char *record_errno(int32_t err, char *buf, size_t len)
@@ -217,54 +226,58 @@ const char *record_errno(int32_t err, char *buf, size_t len)
 }
 
 /* The errno's name, its number when it has none, or null for 0. */
-static json_object *errno_or_null(int32_t err)
+static void add_errno(struct json_writer *w, int32_t err)
 {
 	char number[16];
 
-	if (!err)
-		return NULL;
-	return json_object_new_string(record_errno(err, number, sizeof(number)));
+	if (err)
+		add_name(w, "errno", record_errno(err, number, sizeof(number)));
+	else
+		json_null(w, "errno");
 }
 
-json_object *event_to_object(const struct argguard_event *e, int64_t realtime_offset_ns)
+static void add_event(struct json_writer *w, const struct argguard_event *e,
+		      int64_t realtime_offset_ns)
 {
 	bool exact = event_has_exact_sizes(e);
-	bool kernel = !event_has_total_bytes(e);
-	json_object *obj = json_object_new_object();
 
-	if (!obj)
-		return NULL;
-	add_time(obj, e->ktime_ns, realtime_offset_ns);
-	json_object_object_add(obj, "verdict", json_object_new_string(verdict_name(e->verdict)));
-	json_object_object_add(obj, "scope", json_object_new_string(scope_name(e->scope)));
-	json_object_object_add(obj, "rule_id",
-			       event_has_rule_id(e) ? json_object_new_uint64(e->rule_id) : NULL);
-	json_object_object_add(obj, "limit", json_object_new_string(limit_name(e->limit_kind)));
-	json_object_object_add(obj, "limit_value", json_object_new_uint64(e->limit));
-	json_object_object_add(obj, "errno", errno_or_null(e->err));
-	json_object_object_add(obj, "pid", json_object_new_int64(e->pid));
-	json_object_object_add(obj, "ppid", json_object_new_int64(e->ppid));
-	json_object_object_add(obj, "uid", json_object_new_int64(e->uid));
-	json_object_object_add(obj, "euid", json_object_new_int64(e->euid));
-	json_object_object_add(obj, "gid", json_object_new_int64(e->gid));
-	json_object_object_add(obj, "cgroup_id", json_object_new_uint64(e->cgroup_id));
-	add_bytes(obj, "comm", e->comm, sizeof(e->comm));
-	add_bytes(obj, "filename", e->filename, sizeof(e->filename));
-	add_interpreter(obj, e);
-	json_object_object_add(obj, "argc", count_or_null(e->argc));
-	json_object_object_add(obj, "envc", count_or_null(e->envc));
-	json_object_object_add(obj, "total_bytes",
-			       kernel ? NULL : json_object_new_uint64(e->total_bytes));
-	json_object_object_add(obj, "argv_bytes",
-			       exact ? json_object_new_uint64(e->argv_bytes) : NULL);
-	json_object_object_add(obj, "envp_bytes",
-			       exact ? json_object_new_uint64(e->envp_bytes) : NULL);
-	json_object_object_add(obj, "orig_argc", exact ? count_or_null(e->orig_argc) : NULL);
-	json_object_object_add(obj, "sizes", json_object_new_string(record_sizes(e)));
-	json_object_object_add(obj, "secureexec",
-			       json_object_new_boolean(e->flags & ARGGUARD_EV_SECUREEXEC));
-	add_head(obj, e);
-	return obj;
+	add_time(w, e->ktime_ns, realtime_offset_ns);
+	add_name(w, "verdict", verdict_name(e->verdict));
+	add_name(w, "scope", scope_name(e->scope));
+	if (event_has_rule_id(e))
+		json_u64(w, "rule_id", e->rule_id);
+	else
+		json_null(w, "rule_id");
+	add_name(w, "limit", limit_name(e->limit_kind));
+	json_u64(w, "limit_value", e->limit);
+	add_errno(w, e->err);
+	json_s64(w, "pid", e->pid);
+	json_s64(w, "ppid", e->ppid);
+	json_s64(w, "uid", e->uid);
+	json_s64(w, "euid", e->euid);
+	json_s64(w, "gid", e->gid);
+	json_u64(w, "cgroup_id", e->cgroup_id);
+	add_bytes(w, "comm", e->comm, sizeof(e->comm));
+	add_bytes(w, "filename", e->filename, sizeof(e->filename));
+	add_interpreter(w, e);
+	add_count(w, "argc", e->argc);
+	add_count(w, "envc", e->envc);
+	if (event_has_total_bytes(e))
+		json_u64(w, "total_bytes", e->total_bytes);
+	else
+		json_null(w, "total_bytes");
+	if (exact) {
+		json_u64(w, "argv_bytes", e->argv_bytes);
+		json_u64(w, "envp_bytes", e->envp_bytes);
+		add_count(w, "orig_argc", e->orig_argc);
+	} else {
+		json_null(w, "argv_bytes");
+		json_null(w, "envp_bytes");
+		json_null(w, "orig_argc");
+	}
+	add_name(w, "sizes", record_sizes(e));
+	json_boolean(w, "secureexec", e->flags & ARGGUARD_EV_SECUREEXEC);
+	add_head(w, e);
 }
 
 uint64_t record_lost(const struct record_losses *n)
@@ -307,69 +320,75 @@ static void summary_message(const struct record_losses *n, uint64_t interval_ns,
 }
 
 /* {"journald": N, "audit": N}: what the other sinks lost (the log has those records). */
-static json_object *other_sinks_object(const struct record_losses *n)
+static void add_other_sinks(struct json_writer *w, const struct record_losses *n)
 {
-	json_object *obj = json_object_new_object();
-
-	for (int i = 0; obj && i < RECORD_OTHER_SINKS; i++)
+	json_begin_object(w, "lost_by_sink");
+	for (int i = 0; i < RECORD_OTHER_SINKS; i++)
 		if (n->other_sinks[i].name)
-			json_object_object_add(obj, n->other_sinks[i].name,
-					       json_object_new_uint64(n->other_sinks[i].n));
-	return obj;
+			json_u64(w, n->other_sinks[i].name, n->other_sinks[i].n);
+	json_end_object(w);
 }
 
 /* [{"uid": U, "suppressed": N}, ...], most first. */
-static json_object *top_uids_array(const struct record_losses *n)
+static void add_top_uids(struct json_writer *w, const struct record_losses *n)
 {
-	json_object *arr = json_object_new_array(), *o;
-
-	for (int i = 0; arr && i < RECORD_TOP_UIDS && n->top_uids[i].n; i++) {
-		o = json_object_new_object();
-		json_object_object_add(o, "uid", json_object_new_int64(n->top_uids[i].uid));
-		json_object_object_add(o, "suppressed", json_object_new_uint64(n->top_uids[i].n));
-		json_object_array_add(arr, o);
+	json_begin_array(w, "suppressed_by_uid");
+	for (int i = 0; i < RECORD_TOP_UIDS && n->top_uids[i].n; i++) {
+		json_begin_object(w, NULL);
+		json_s64(w, "uid", n->top_uids[i].uid);
+		json_u64(w, "suppressed", n->top_uids[i].n);
+		json_end_object(w);
 	}
-	return arr;
+	json_end_array(w);
 }
 
-json_object *summary_to_object(const struct record_losses *n, uint64_t interval_ns, uint64_t end_ns,
-			       int64_t realtime_offset_ns)
+static void add_summary(struct json_writer *w, const struct record *r)
 {
-	json_object *obj = json_object_new_object();
+	const struct record_losses *n = &r->losses;
 	char message[400];
 
-	if (!obj)
-		return NULL;
-	add_time(obj, end_ns, realtime_offset_ns);
-	json_object_object_add(obj, "verdict", json_object_new_string("summary"));
-	json_object_object_add(obj, "suppressed", json_object_new_uint64(n->suppressed));
-	json_object_object_add(obj, "suppressed_by_uid", top_uids_array(n));
-	json_object_object_add(obj, "lost", json_object_new_uint64(record_lost(n)));
-	json_object_object_add(obj, "lost_ring_full", json_object_new_uint64(n->ring_full));
-	json_object_object_add(obj, "lost_log_backlog", json_object_new_uint64(n->log_backlog));
-	json_object_object_add(obj, "lost_malformed", json_object_new_uint64(n->malformed));
-	json_object_object_add(obj, "lost_held_at_exit", json_object_new_uint64(n->held_at_exit));
-	json_object_object_add(obj, "lost_by_sink", other_sinks_object(n));
-	json_object_object_add(obj, "interval_s", json_object_new_double(interval_ns / 1e9));
-	summary_message(n, interval_ns, message, sizeof(message));
-	json_object_object_add(obj, "message", json_object_new_string(message));
-	return obj;
+	add_time(w, r->end_ns, r->realtime_offset_ns);
+	add_name(w, "verdict", "summary");
+	json_u64(w, "suppressed", n->suppressed);
+	add_top_uids(w, n);
+	json_u64(w, "lost", record_lost(n));
+	json_u64(w, "lost_ring_full", n->ring_full);
+	json_u64(w, "lost_log_backlog", n->log_backlog);
+	json_u64(w, "lost_malformed", n->malformed);
+	json_u64(w, "lost_held_at_exit", n->held_at_exit);
+	add_other_sinks(w, n);
+	json_fixed3(w, "interval_s", r->interval_ns / 1e9);
+	summary_message(n, r->interval_ns, message, sizeof(message));
+	add_name(w, "message", message);
 }
 
-json_object *record_to_object(const struct record *r)
+static void add_record(struct json_writer *w, const struct record *r)
 {
-	json_object *obj;
+	json_begin_object(w, NULL);
+	if (r->kind == RECORD_SUMMARY) {
+		add_summary(w, r);
+	} else {
+		add_event(w, r->event, r->realtime_offset_ns);
+		add_path(w, "cgroup", r->cgroup);
+		if (r->event->scope == ARGGUARD_SCOPE_CGROUP)
+			add_path(w, "rule_cgroup", r->rule_cgroup);
+	}
+	json_end_object(w);
+}
 
-	if (r->kind == RECORD_SUMMARY)
-		return summary_to_object(&r->losses, r->interval_ns, r->end_ns,
-					 r->realtime_offset_ns);
-	obj = event_to_object(r->event, r->realtime_offset_ns);
-	if (!obj)
-		return NULL;
-	add_path(obj, "cgroup", r->cgroup);
-	if (r->event->scope == ARGGUARD_SCOPE_CGROUP)
-		add_path(obj, "rule_cgroup", r->rule_cgroup);
-	return obj;
+char *record_to_json(const struct record *r, size_t *len)
+{
+	struct json_writer w;
+
+	json_writer_init(&w, false);
+	add_record(&w, r);
+	return json_writer_finish(&w, len);
+}
+
+void record_to_fields(const struct record *r, struct json_writer *w)
+{
+	json_writer_init(w, true);
+	add_record(w, r);
 }
 
 char *record_message(const struct record *r)
@@ -393,20 +412,13 @@ char *record_message(const struct record *r)
 	return n < 0 ? NULL : message;
 }
 
-char *event_object_to_line(json_object *obj)
-{
-	return strdup(json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-								  JSON_C_TO_STRING_NOSLASHESCAPE));
-}
-
 char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
 {
-	json_object *obj = event_to_object(e, realtime_offset_ns);
-	char *line;
+	struct json_writer w;
 
-	if (!obj)
-		return NULL;
-	line = event_object_to_line(obj);
-	json_object_put(obj);
-	return line;
+	json_writer_init(&w, false);
+	json_begin_object(&w, NULL);
+	add_event(&w, e, realtime_offset_ns);
+	json_end_object(&w);
+	return json_writer_finish(&w, NULL);
 }

@@ -10,16 +10,10 @@
 #include "argguard.h"
 #include "record.h"
 
-#include <json-c/json.h>
+struct json_writer;
 
 /*
- * One event as a JSON object (json_object_put() it), or NULL when out of
- * memory. realtime_offset_ns as for event_to_json().
- */
-json_object *event_to_object(const struct argguard_event *e, int64_t realtime_offset_ns);
-
-/*
- * Format one event as a single-line JSON object, without a newline.
+ * An event's own fields as a single-line JSON object, without a newline.
  * realtime_offset_ns is CLOCK_REALTIME minus CLOCK_MONOTONIC, to turn the
  * event's monotonic stamp into wall-clock time. Returns a string to free(),
  * or NULL when out of memory.
@@ -27,21 +21,18 @@ json_object *event_to_object(const struct argguard_event *e, int64_t realtime_of
 char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns);
 
 /*
- * A summary record of losses over interval_ns, ending at end_ns
- * (CLOCK_MONOTONIC). json_object_put() it; NULL when out of memory.
+ * A record as one JSON line, without a newline: an exec's fields with its
+ * "cgroup" (and, for a cgroup rule, "rule_cgroup") path, or a summary's.
+ * Its length in *len (if len is not NULL); free() it, NULL when out of memory.
  */
-json_object *summary_to_object(const struct record_losses *n, uint64_t interval_ns, uint64_t end_ns,
-			       int64_t realtime_offset_ns);
-
-/* The single-line text of an object from event_to_object(); free() it. */
-char *event_object_to_line(json_object *obj);
+char *record_to_json(const struct record *r, size_t *len);
 
 /*
- * A record as one JSON object: an exec's event_to_object() with its
- * "cgroup" (and, for a cgroup rule, "rule_cgroup") path, or a summary's
- * summary_to_object(). json_object_put() it; NULL when out of memory.
+ * The same record as journald's fields, written into w (json_writer.h):
+ * NUL-terminated ARGGUARD_<KEY>=<value> for each member that is not null.
+ * The caller may add fields of its own, then json_writer_finish() it.
  */
-json_object *record_to_object(const struct record *r);
+void record_to_fields(const struct record *r, struct json_writer *w);
 
 /*
  * A record in one line of text, as journald shows it: "deny exec of

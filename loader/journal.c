@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE /* vasprintf() */
 #include "journal.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,83 +10,59 @@
 #include <systemd/sd-journal.h>
 
 #include "event_json.h"
+#include "json_writer.h"
 
-#define MAX_FIELDS 40
+/* More than a record has: ARGGUARD_<KEY> for each, MESSAGE, PRIORITY, SYSLOG_IDENTIFIER. */
+#define MAX_FIELDS 48
 
-struct fields {
-	char *text[MAX_FIELDS + 3];
-	int n;
+/* A prepared entry: its fields, each NUL-terminated, one after the other. */
+struct entry {
+	size_t len;
+	char fields[];
 };
 
-static __attribute__((format(printf, 2, 3))) int add(struct fields *f, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	if (f->n == MAX_FIELDS + 3)
-		return -E2BIG;
-	va_start(ap, fmt);
-	ret = vasprintf(&f->text[f->n], fmt, ap);
-	va_end(ap);
-	if (ret < 0)
-		return -ENOMEM;
-	f->n++;
-	return 0;
-}
-
-static void journal_release(void *item)
-{
-	struct fields *f = item;
-
-	for (int i = 0; f && i < f->n; i++)
-		free(f->text[i]);
-	free(f);
-}
-
-/* In the pipeline's thread: the entry's fields, ARGGUARD_<KEY> for each key of the JSON. */
+/* In the pipeline's thread: the entry's fields, ARGGUARD_<KEY> for each of the record's. */
 static void *journal_prepare(struct sink *s, const struct record *r)
 {
-	struct fields *f = calloc(1, sizeof(*f));
-	char *message = NULL;
-	int ret = f ? 0 : -ENOMEM;
+	char *message = record_message(r), priority[16];
+	struct json_writer w;
+	struct entry *entry;
+	size_t len;
+	char *fields;
 
 	(void)s;
-	if (ret)
-		return NULL;
-	json_object_object_foreach(r->json, key, value)
-	{
-		if (!value || f->n == MAX_FIELDS)
-			continue;
-		ret = add(f, "ARGGUARD_%s=%s", key, json_object_get_string(value));
-		if (ret)
-			goto out;
-		for (char *c = f->text[f->n - 1] + strlen("ARGGUARD_"); *c != '='; c++)
-			*c = toupper((unsigned char)*c);
+	record_to_fields(r, &w);
+	if (message)
+		json_field(&w, "MESSAGE", message);
+	snprintf(priority, sizeof(priority), "%d", record_is_failure(r) ? LOG_WARNING : LOG_NOTICE);
+	json_field(&w, "PRIORITY", priority);
+	json_field(&w, "SYSLOG_IDENTIFIER", "argguard");
+	fields = json_writer_finish(&w, &len);
+	entry = message && fields ? malloc(sizeof(*entry) + len) : NULL;
+	if (entry) {
+		entry->len = len;
+		memcpy(entry->fields, fields, len);
 	}
-	message = record_message(r);
-	ret = message ? add(f, "MESSAGE=argguard: %s", message) : -ENOMEM;
-	if (!ret)
-		ret = add(f, "PRIORITY=%d", record_is_failure(r) ? LOG_WARNING : LOG_NOTICE);
-	if (!ret)
-		ret = add(f, "SYSLOG_IDENTIFIER=argguard");
-out:
 	free(message);
-	if (ret) {
-		journal_release(f);
-		return NULL;
-	}
-	return f;
+	free(fields);
+	return entry;
 }
 
 static int journal_send(struct sink *s, void *item)
 {
-	struct fields *f = item;
-	struct iovec iov[MAX_FIELDS + 3];
+	struct entry *entry = item;
+	struct iovec iov[MAX_FIELDS];
+	size_t off = 0;
+	int n = 0;
 
 	(void)s;
-	for (int i = 0; i < f->n; i++)
-		iov[i] = (struct iovec){ .iov_base = f->text[i], .iov_len = strlen(f->text[i]) };
-	return sd_journal_sendv(iov, f->n);
+	while (off < entry->len && n < MAX_FIELDS) {
+		size_t len = strlen(entry->fields + off);
+
+		iov[n++] = (struct iovec){ .iov_base = entry->fields + off, .iov_len = len };
+		off += len + 1;
+	}
+	return sd_journal_sendv(iov, n);
 }
 
 static void journal_close(struct sink *s)
@@ -102,7 +74,7 @@ static const struct sink_ops journal_ops = {
 	.name = "journald",
 	.prepare = journal_prepare,
 	.send = journal_send,
-	.release = journal_release,
+	.release = free,
 	.close = journal_close,
 };
 

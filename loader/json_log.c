@@ -116,15 +116,17 @@ struct log_item {
 /* In the pipeline's thread: the record's line. */
 static void *json_log_prepare(struct sink *s, const struct record *r)
 {
-	char *line = event_object_to_line(r->json);
-	struct log_item *item = line ? malloc(sizeof(*item) + strlen(line) + 2) : NULL;
+	size_t len;
+	char *line = record_to_json(r, &len);
+	struct log_item *item = line ? malloc(sizeof(*item) + len + 2) : NULL;
 
 	(void)s;
 	if (item) {
 		item->summary = r->kind == RECORD_SUMMARY;
 		item->suppressed = r->mark_suppressed;
 		item->ring_full = r->mark_ring_full;
-		sprintf(item->line, "%s\n", line);
+		memcpy(item->line, line, len);
+		memcpy(item->line + len, "\n", 2);
 	}
 	free(line);
 	return item;

@@ -11,8 +11,6 @@
 #include <stdint.h>
 #include <linux/types.h>
 
-#include <json-c/json.h>
-
 #include "argguard.h"
 
 /* How many records the rate limits held back for one uid. */
@@ -59,11 +57,6 @@ struct record {
 	uint64_t end_ns; /* CLOCK_MONOTONIC: when it ends */
 	/* The drop counters' totals the summary brings the log up to. */
 	uint64_t mark_suppressed, mark_ring_full;
-	/*
-	 * The record as JSON (event_json.c), rendered once for the sinks that
-	 * pass every field on: the JSON log's line, journald's fields.
-	 */
-	json_object *json;
 };
 
 /*

@@ -56,19 +56,12 @@ struct record_pipeline {
 	struct sink *sinks[]; /* in order: each record goes to the first one first */
 };
 
-/* One record, rendered as JSON once, queued for every sink. */
+/* One record, queued for every sink: each writes it as it needs. */
 static void write_record(struct record_pipeline *p, struct record *r)
 {
 	r->realtime_offset_ns = p->realtime_offset_ns;
-	r->json = record_to_object(r);
-	if (!r->json) {
-		p->malformed++;
-		return;
-	}
 	for (unsigned int i = 0; i < p->n_sinks; i++)
 		sink_queue_push(p->sinks[i], r);
-	json_object_put(r->json);
-	r->json = NULL;
 }
 
 static int log_event(void *ctx, void *data, size_t size)

@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "event_json.h"
+#include "json_writer.h"
 #include "linux_audit.h"
 #include "sample_event.h"
 
@@ -43,6 +44,16 @@ static const char *str(json_object *obj, const char *key)
 	return v ? json_object_get_string(v) : "(null)";
 }
 
+/* The record's JSON line, parsed; NULL if it does not format or parse. */
+static json_object *record_object(const struct record *r)
+{
+	char *line = record_to_json(r, NULL);
+	json_object *obj = line ? json_tokener_parse(line) : NULL;
+
+	free(line);
+	return obj;
+}
+
 static void exec_record_carries_its_cgroup_paths(void)
 {
 	struct argguard_event e = sample();
@@ -50,7 +61,7 @@ static void exec_record_carries_its_cgroup_paths(void)
 			    .event = &e,
 			    .cgroup = "/system.slice/ci.service/job",
 			    .rule_cgroup = "/system.slice/ci.service" };
-	json_object *obj = record_to_object(&r);
+	json_object *obj = record_object(&r);
 
 	CHECK(!strcmp(str(obj, "cgroup"), "/system.slice/ci.service/job"),
 	      "cgroup is the caller's path: %s", str(obj, "cgroup"));
@@ -58,12 +69,12 @@ static void exec_record_carries_its_cgroup_paths(void)
 	      "rule_cgroup is the rule's path: %s", str(obj, "rule_cgroup"));
 	json_object_put(obj);
 	r.cgroup = r.rule_cgroup = NULL;
-	obj = record_to_object(&r);
+	obj = record_object(&r);
 	CHECK(!strcmp(str(obj, "cgroup"), "(null)") && !strcmp(str(obj, "rule_cgroup"), "(null)"),
 	      "cgroups that are gone are null");
 	json_object_put(obj);
 	e.scope = ARGGUARD_SCOPE_UID;
-	obj = record_to_object(&r);
+	obj = record_object(&r);
 	CHECK(!strcmp(str(obj, "rule_cgroup"), "(missing)"),
 	      "no rule_cgroup outside a cgroup rule");
 	json_object_put(obj);
@@ -103,8 +114,8 @@ static void hostile_bytes_give_valid_utf8_json(void)
 	e.head_len = (uint32_t)snprintf(e.head, sizeof(e.head), "%s", odd) + 1;
 	snprintf(cgroup, sizeof(cgroup), "/ci/%s", odd);
 	snprintf(rule_cgroup, sizeof(rule_cgroup), "/%s", odd);
-	obj = record_to_object(&r);
-	line = obj ? event_object_to_line(obj) : NULL;
+	line = record_to_json(&r, NULL);
+	obj = line ? json_tokener_parse(line) : NULL;
 	CHECK(line && is_utf8_json(line), "the record is valid UTF-8 JSON: %s",
 	      line ? line : "(null)");
 	for (const char *const *key = (const char *const[]){ "comm", "filename", "interpreter",
@@ -119,6 +130,61 @@ static void hostile_bytes_give_valid_utf8_json(void)
 	      str(obj, "cgroup"));
 	free(line);
 	json_object_put(obj);
+}
+
+/* The field NAME=... among journald's NUL-separated fields, or NULL. */
+static const char *field(const char *fields, size_t len, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t off = 0; off < len; off += strlen(fields + off) + 1)
+		if (!strncmp(fields + off, name, n) && fields[off + n] == '=')
+			return fields + off + n + 1;
+	return NULL;
+}
+
+static void journal_fields_are_the_json_members(void)
+{
+	struct argguard_event e = sample();
+	struct record r;
+	struct record_losses n = { .suppressed = 2, .top_uids = { { .uid = 65534, .n = 2 } } };
+	struct record summary = { .kind = RECORD_SUMMARY, .losses = n, .interval_ns = 1500000000 };
+	struct json_writer w;
+	const char *v;
+	size_t len;
+	char *f;
+
+	snprintf(e.filename, sizeof(e.filename), "/tmp/a\"b\nc");
+	e.head_len = (uint32_t)snprintf(e.head, sizeof(e.head), "/bin/true") + 1;
+	r = (struct record){ .kind = RECORD_EXEC, .event = &e, .cgroup = "/ci/job" };
+	record_to_fields(&r, &w);
+	json_field(&w, "MESSAGE", "argguard: m");
+	f = json_writer_finish(&w, &len);
+	CHECK(f != NULL, "the fields format");
+	if (!f)
+		return;
+	CHECK((v = field(f, len, "ARGGUARD_FILENAME")) && !strcmp(v, "/tmp/a\"b\nc"),
+	      "a string field holds the bytes as they are: %s", v ? v : "(missing)");
+	CHECK((v = field(f, len, "ARGGUARD_ARGV_BYTES")) && !strcmp(v, "4194304"),
+	      "a number is its digits: %s", v ? v : "(missing)");
+	CHECK((v = field(f, len, "ARGGUARD_ARGV_HEAD")) && v[0] == '[' &&
+		      strstr(v, "\"/bin/true\""),
+	      "the head is a JSON array: %s", v ? v : "(missing)");
+	CHECK((v = field(f, len, "ARGGUARD_CGROUP")) && !strcmp(v, "/ci/job"), "cgroup: %s",
+	      v ? v : "(missing)");
+	CHECK(!field(f, len, "ARGGUARD_RULE_CGROUP"), "a null member gives no field");
+	CHECK((v = field(f, len, "MESSAGE")) && !strcmp(v, "argguard: m"),
+	      "fields added after the record follow it");
+	free(f);
+
+	record_to_fields(&summary, &w);
+	f = json_writer_finish(&w, &len);
+	CHECK(f && (v = field(f, len, "ARGGUARD_SUPPRESSED_BY_UID")) &&
+		      !strcmp(v, "[{\"uid\":65534,\"suppressed\":2}]"),
+	      "a summary's nested members are JSON: %s", f && v ? v : "(missing)");
+	CHECK(f && (v = field(f, len, "ARGGUARD_INTERVAL_S")) && !strcmp(v, "1.500"),
+	      "interval_s: %s", f && v ? v : "(missing)");
+	free(f);
 }
 
 static void message_names_verdict_file_rule_and_limit(void)
@@ -268,6 +334,7 @@ int main(void)
 {
 	exec_record_carries_its_cgroup_paths();
 	hostile_bytes_give_valid_utf8_json();
+	journal_fields_are_the_json_members();
 	message_names_verdict_file_rule_and_limit();
 	summary_message_gives_losses_by_reason();
 	audit_message_has_the_fields_in_order();

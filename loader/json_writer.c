@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "json_writer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void json_writer_init(struct json_writer *w, bool fields)
+{
+	*w = (struct json_writer){ .fields = fields };
+}
+
+char *json_writer_finish(struct json_writer *w, size_t *len)
+{
+	char *buf = w->buf;
+
+	if (w->failed || !buf) {
+		free(buf);
+		buf = NULL;
+	}
+	if (len)
+		*len = buf ? w->len : 0;
+	w->buf = NULL;
+	return buf;
+}
+
+/* Room for n more bytes and a NUL. */
+static bool room(struct json_writer *w, size_t n)
+{
+	size_t cap = w->cap ? w->cap : 1024;
+	char *buf;
+
+	if (w->failed)
+		return false;
+	if (w->len + n < w->cap)
+		return true;
+	while (w->len + n >= cap)
+		cap *= 2;
+	buf = realloc(w->buf, cap);
+	if (!buf) {
+		w->failed = true;
+		return false;
+	}
+	w->buf = buf;
+	w->cap = cap;
+	return true;
+}
+
+static void put(struct json_writer *w, const char *s, size_t n)
+{
+	if (!room(w, n))
+		return;
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+	w->buf[w->len] = '\0';
+}
+
+static void put_char(struct json_writer *w, char c)
+{
+	put(w, &c, 1);
+}
+
+/* A member of the outermost object, written as a field of its own. */
+static bool in_field(const struct json_writer *w)
+{
+	return w->fields && w->depth == 1;
+}
+
+/* s in quotes, with what JSON cannot hold as it is escaped. */
+static void put_quoted(struct json_writer *w, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t run = 0;
+
+	put_char(w, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+		char esc[6] = { '\\', 0 };
+		size_t n = 2;
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		put(w, s + run, i - run);
+		run = i + 1;
+		switch (c) {
+		case '"':
+		case '\\':
+			esc[1] = c;
+			break;
+		case '\n':
+			esc[1] = 'n';
+			break;
+		case '\t':
+			esc[1] = 't';
+			break;
+		case '\r':
+			esc[1] = 'r';
+			break;
+		default:
+			esc[1] = 'u';
+			esc[2] = '0';
+			esc[3] = '0';
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			n = 6;
+		}
+		put(w, esc, n);
+	}
+	put(w, s + run, len - run);
+	put_char(w, '"');
+}
+
+/* Before a value: the separator and the key, or the field's name. */
+static void member(struct json_writer *w, const char *key)
+{
+	if (w->depth == 0)
+		return;
+	if (in_field(w)) {
+		put(w, "ARGGUARD_", 9);
+		for (const char *k = key; *k; k++)
+			put_char(w, *k >= 'a' && *k <= 'z' ? *k - 'a' + 'A' : *k);
+		put_char(w, '=');
+		return;
+	}
+	if (w->has_member[w->depth])
+		put_char(w, ',');
+	w->has_member[w->depth] = true;
+	if (key) {
+		put_quoted(w, key, strlen(key));
+		put_char(w, ':');
+	}
+}
+
+/* After a value: a field ends with its NUL. */
+static void end_value(struct json_writer *w)
+{
+	if (in_field(w))
+		put(w, "", 1);
+}
+
+/* A value written as it is: a number, true, false. */
+static void scalar(struct json_writer *w, const char *key, const char *text, size_t len)
+{
+	member(w, key);
+	put(w, text, len);
+	end_value(w);
+}
+
+static void open_nested(struct json_writer *w, const char *key, char bracket)
+{
+	member(w, key);
+	if (w->depth == JSON_WRITER_MAX_DEPTH - 1) {
+		w->failed = true;
+		return;
+	}
+	if (!(w->fields && w->depth == 0))
+		put_char(w, bracket);
+	w->has_member[++w->depth] = false;
+}
+
+static void close_nested(struct json_writer *w, char bracket)
+{
+	if (w->depth == 0) {
+		w->failed = true;
+		return;
+	}
+	w->depth--;
+	if (!(w->fields && w->depth == 0))
+		put_char(w, bracket);
+	end_value(w);
+}
+
+void json_begin_object(struct json_writer *w, const char *key)
+{
+	open_nested(w, key, '{');
+}
+
+void json_end_object(struct json_writer *w)
+{
+	close_nested(w, '}');
+}
+
+void json_begin_array(struct json_writer *w, const char *key)
+{
+	open_nested(w, key, '[');
+}
+
+void json_end_array(struct json_writer *w)
+{
+	close_nested(w, ']');
+}
+
+void json_string(struct json_writer *w, const char *key, const char *s, size_t len)
+{
+	member(w, key);
+	if (in_field(w))
+		put(w, s, len);
+	else
+		put_quoted(w, s, len);
+	end_value(w);
+}
+
+void json_hex(struct json_writer *w, const char *key, const void *bytes, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = bytes;
+	bool quoted = !in_field(w);
+	char *out;
+
+	member(w, key);
+	if (!room(w, 2 * len + 2))
+		return;
+	out = w->buf + w->len;
+	if (quoted)
+		*out++ = '"';
+	for (size_t i = 0; i < len; i++) {
+		*out++ = digits[b[i] >> 4];
+		*out++ = digits[b[i] & 15];
+	}
+	if (quoted)
+		*out++ = '"';
+	*out = '\0';
+	w->len = out - w->buf;
+	end_value(w);
+}
+
+void json_u64(struct json_writer *w, const char *key, uint64_t v)
+{
+	char text[20], *p = text + sizeof(text);
+
+	do
+		*--p = '0' + v % 10;
+	while (v /= 10);
+	scalar(w, key, p, text + sizeof(text) - p);
+}
+
+void json_s64(struct json_writer *w, const char *key, int64_t v)
+{
+	char text[21], *p = text + sizeof(text);
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = '0' + u % 10;
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	scalar(w, key, p, text + sizeof(text) - p);
+}
+
+void json_boolean(struct json_writer *w, const char *key, bool v)
+{
+	scalar(w, key, v ? "true" : "false", v ? 4 : 5);
+}
+
+void json_null(struct json_writer *w, const char *key)
+{
+	if (in_field(w))
+		return; /* journald: no field at all */
+	scalar(w, key, "null", 4);
+}
+
+void json_fixed3(struct json_writer *w, const char *key, double v)
+{
+	char text[32];
+	int n = snprintf(text, sizeof(text), "%.3f", v);
+
+	scalar(w, key, text, n > 0 && (size_t)n < sizeof(text) ? (size_t)n : 0);
+}
+
+void json_field(struct json_writer *w, const char *name, const char *text)
+{
+	put(w, name, strlen(name));
+	put_char(w, '=');
+	put(w, text, strlen(text));
+	put(w, "", 1);
+}
