@@ -43,6 +43,10 @@ static const char run_options[] =
 	"    -l, --log FILE      JSON-lines log (default " DEFAULT_LOG ").\n"
 	"    -a, --linux-audit   Also send each record to the Linux audit log, as\n"
 	"                        AUDIT_TRUSTED_APP (ausearch -m TRUSTED_APP).\n"
+	"    -J, --no-journal    Do not send records to journald, to spare the CPU\n"
+	"                        it spends on each; the JSON-lines log still gets\n"
+	"                        every one. The daemon's own messages still go to\n"
+	"                        the journal.\n"
 	"    -s, --on-stop keep|unload\n"
 	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
 	"                        keep it in the pinned links (default), or unload\n"
@@ -122,7 +126,7 @@ static const char unload_description[] =
 
 static const struct command_help commands[] = {
 	{ "run",
-	  "    argguard run [--policy FILE] [--log FILE] [--linux-audit]\n"
+	  "    argguard run [--policy FILE] [--log FILE] [--linux-audit] [--no-journal]\n"
 	  "                 [--on-stop keep|unload] [--metrics-dir DIR] [-v]\n",
 	  run_description, run_options, signals_text },
 	{ "policy check", "    argguard policy check [--force] FILE\n", check_description,
@@ -481,6 +485,7 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "linux-audit", no_argument, NULL, 'a' },
+		{ "no-journal", no_argument, NULL, 'J' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "on-stop", required_argument, NULL, 's' },
 		{ "metrics-dir", required_argument, NULL, 'm' },
@@ -491,10 +496,13 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 
 	*opts = (struct run_opts){ .log_path = DEFAULT_LOG, .policy_path = DEFAULT_POLICY_FILE };
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:l:s:m:avh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:l:s:m:aJvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			opts->linux_audit = true;
+			break;
+		case 'J':
+			opts->no_journal = true;
 			break;
 		case 'p':
 			opts->policy_path = optarg;

@@ -125,8 +125,9 @@ int run_daemon(const struct run_opts *opts)
 		err = -1;
 		goto out_destroy;
 	}
-	sinks[1] = journal_open();
-	n_sinks = 2;
+	n_sinks = 1;
+	if (!opts->no_journal)
+		sinks[n_sinks++] = journal_open();
 	if (opts->linux_audit) {
 		sinks[n_sinks] = linux_audit_open(); /* without it, the others still log */
 		if (sinks[n_sinks])

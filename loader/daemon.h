@@ -11,6 +11,7 @@ struct run_opts {
 	const char *log_path;
 	const char *policy_path;
 	bool linux_audit; /* also send records to the Linux audit log */
+	bool no_journal; /* do not send records to journald */
 	bool unload_on_stop; /* on SIGTERM, unpin everything: enforcement ends */
 	const char *metrics_dir; /* node_exporter textfile directory, or NULL */
 };
