@@ -46,7 +46,7 @@ static bool room(struct json_writer *w, size_t n)
 	return true;
 }
 
-static void put(struct json_writer *w, const char *s, size_t n)
+static inline void put(struct json_writer *w, const char *s, size_t n)
 {
 	if (!room(w, n))
 		return;
@@ -55,9 +55,12 @@ static void put(struct json_writer *w, const char *s, size_t n)
 	w->buf[w->len] = '\0';
 }
 
-static void put_char(struct json_writer *w, char c)
+static inline void put_char(struct json_writer *w, char c)
 {
-	put(w, &c, 1);
+	if (!room(w, 1))
+		return;
+	w->buf[w->len++] = c;
+	w->buf[w->len] = '\0';
 }
 
 /* A member of the outermost object, written as a field of its own. */
@@ -66,22 +69,30 @@ static bool in_field(const struct json_writer *w)
 	return w->fields && w->depth == 1;
 }
 
+/* The bytes JSON cannot hold as they are in a string. */
+static bool needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\';
+}
+
 /* s in quotes, with what JSON cannot hold as it is escaped. */
 static void put_quoted(struct json_writer *w, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
-	size_t run = 0;
+	size_t i = 0, run;
 
 	put_char(w, '"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
+	while (i < len) {
 		char esc[6] = { '\\', 0 };
 		size_t n = 2;
+		unsigned char c;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
+		for (run = i; i < len && !needs_escape(s[i]); i++)
+			;
 		put(w, s + run, i - run);
-		run = i + 1;
+		if (i == len)
+			break;
+		c = s[i++];
 		switch (c) {
 		case '"':
 		case '\\':
@@ -106,7 +117,6 @@ static void put_quoted(struct json_writer *w, const char *s, size_t len)
 		}
 		put(w, esc, n);
 	}
-	put(w, s + run, len - run);
 	put_char(w, '"');
 }
 
@@ -116,18 +126,31 @@ static void member(struct json_writer *w, const char *key)
 	if (w->depth == 0)
 		return;
 	if (in_field(w)) {
-		put(w, "ARGGUARD_", 9);
-		for (const char *k = key; *k; k++)
-			put_char(w, *k >= 'a' && *k <= 'z' ? *k - 'a' + 'A' : *k);
-		put_char(w, '=');
+		size_t n = strlen(key);
+		char *p;
+
+		if (!room(w, 9 + n + 1))
+			return;
+		p = w->buf + w->len;
+		memcpy(p, "ARGGUARD_", 9);
+		for (size_t i = 0; i < n; i++)
+			p[9 + i] = key[i] >= 'a' && key[i] <= 'z' ? key[i] - 'a' + 'A' : key[i];
+		memcpy(p + 9 + n, "=", 2);
+		w->len += 9 + n + 1;
 		return;
 	}
 	if (w->has_member[w->depth])
 		put_char(w, ',');
 	w->has_member[w->depth] = true;
-	if (key) {
-		put_quoted(w, key, strlen(key));
-		put_char(w, ':');
+	if (key) { /* the program's own names: nothing to escape */
+		size_t n = strlen(key);
+
+		if (!room(w, n + 3))
+			return;
+		w->buf[w->len] = '"';
+		memcpy(w->buf + w->len + 1, key, n);
+		memcpy(w->buf + w->len + 1 + n, "\":", 3); /* and the NUL */
+		w->len += n + 3;
 	}
 }
 

@@ -23,28 +23,38 @@ struct linux_audit {
 /* The message being written, and the first error: every add after it does nothing. */
 struct message {
 	char *text;
-	size_t size;
+	size_t len, size;
 	int err;
 };
 
-/* Append " key=value", the value quoted or in hex, as auditd expects for values it cannot trust. */
+/*
+ * Append " key=value": the value in quotes, or in hex when auditd could not
+ * trust it as it is (as audit_encode_nv_string() does, without a malloc a
+ * field). A field that does not fit is left out.
+ */
 static void add(struct message *m, const char *key, const char *value)
 {
-	size_t len = strlen(m->text);
-	char *pair;
+	size_t klen = strlen(key), vlen = strlen(value);
+	bool hex = audit_value_needs_encoding(value, vlen);
+	char *p = m->text + m->len;
 
-	if (m->err)
+	if (m->err || m->len + 2 + klen + (hex ? 2 * vlen : vlen + 2) >= m->size)
 		return;
-	pair = audit_encode_nv_string(key, value, 0);
-	if (!pair) {
-		m->err = -ENOMEM;
-		return;
+	*p++ = ' ';
+	memcpy(p, key, klen);
+	p += klen;
+	*p++ = '=';
+	if (hex) {
+		audit_encode_value(p, value, vlen);
+		p += 2 * vlen;
+	} else {
+		*p++ = '"';
+		memcpy(p, value, vlen);
+		p += vlen;
+		*p++ = '"';
 	}
-	if (len + 1 + strlen(pair) < m->size) {
-		m->text[len] = ' ';
-		strcpy(m->text + len + 1, pair);
-	}
-	free(pair);
+	*p = '\0';
+	m->len = p - m->text;
 }
 
 static void add_u64(struct message *m, const char *key, uint64_t value)
@@ -125,10 +135,10 @@ int linux_audit_message(const struct record *r, char *msg, size_t size)
 	char top[RECORD_TOP_UIDS * 32];
 
 	if (r->kind == RECORD_EXEC) {
-		snprintf(msg, size, "op=argguard-exec");
+		m.len = snprintf(msg, size, "op=argguard-exec");
 		add_exec(&m, r);
 	} else {
-		snprintf(msg, size, "op=argguard-summary");
+		m.len = snprintf(msg, size, "op=argguard-summary");
 		add(&m, "verdict", "summary");
 		add_u64(&m, "suppressed", r->losses.suppressed);
 		record_top_uids(&r->losses, top, sizeof(top));
