@@ -131,6 +131,7 @@ install_argguard() {
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
+		export ARGGUARD_BENCH_SECTIONS='${ARGGUARD_BENCH_SECTIONS:-}'
 		/usr/lib/argguard/tests/$JOB_CMD
 		rc=\$?
 		echo "argguard-job-exit: \$rc"

@@ -23,6 +23,9 @@ T=/run/argguard-bench # tmpfs: the loop, its target, the policies
 CG=/sys/fs/cgroup
 LOOP_CG=$CG/bench/pod/ctr/loop # depth 4, matches no rule
 SITE_CONF=/etc/argguard/argguard.conf
+GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
+# Which sections run (names as in main); all of them by default.
+SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint}
 
 emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
 note() { printf 'bench-note\t%s\n' "$*"; }
@@ -244,16 +247,36 @@ bench_offending() {
 	done
 }
 
-# 4. Audit pipeline: one process calls execve() as fast as it can and every
-# exec is denied; every decision must be logged, suppressed or lost.
-bench_storm() {
-	local pid jpid apid c0 j0 a0 d0 s0 l0 t0 t1 out refused rate counts ticks d logged s l
-	use_policy "$T/storm.conf"
+# set_opts OPTS: the daemon restarted with ARGGUARD_OPTS=OPTS; the pins,
+# and so the policy, stay.
+set_opts() {
+	sed -i "s|^ARGGUARD_OPTS=.*|ARGGUARD_OPTS=\"$1\"|" /etc/default/argguard
+	systemctl restart argguard.service
+}
+
+audit_events() { grep -c 'key="argguard-bench"' /var/log/audit/audit.log || true; }
+
+# storm CONFIG: one process calls execve() as fast as it can and every exec
+# is denied; every decision must be logged, suppressed or lost. CONFIG:
+#   all: the records go to the JSON log, journald and the Linux audit log;
+#   json: to the JSON log alone (--no-journal);
+#   auditd: argguard's records held back (event_rate 1), and auditd logs
+#     each execve() instead, through an audit rule: its CPU per exec logged
+#     is what argguard's per record is compared with.
+storm() {
+	local cfg=$1 pid jpid apid c0 j0 a0 e0 d0 s0 l0 t0 t1 out refused rate counts d logged s l
+	case $cfg in
+	all) set_opts "$GUEST_OPTS" && use_policy "$T/storm.conf" ;;
+	json) set_opts "--no-journal" && use_policy "$T/storm.conf" ;;
+	auditd)
+		set_opts "--no-journal" && use_policy "$T/ratelimited.conf"
+		auditctl -a "${AUDIT_RULE[@]}" >/dev/null
+		;;
+	esac
 	pid=$(daemon_pid)
 	jpid=$(systemctl show -p MainPID --value systemd-journald.service)
 	apid=$(systemctl show -p MainPID --value auditd.service)
-	ticks=$(getconf CLK_TCK)
-	c0=$(cpu_ticks "$pid") j0=$(cpu_ticks "$jpid") a0=$(cpu_ticks "$apid")
+	c0=$(cpu_ticks "$pid") j0=$(cpu_ticks "$jpid") a0=$(cpu_ticks "$apid") e0=$(audit_events)
 	d0=$(counter global.deny) s0=$(counter records_dropped.rate_limited) l0=$(counter records_dropped.ring_full)
 	t0=$(now)
 	out=$("$T/execloop" --no-fork "$STORM_EXECS" 8000 /bin/true || true)
@@ -261,21 +284,33 @@ bench_storm() {
 	read -r _ _ refused _ rate <<<"$out"
 	counts=$(reconcile global.deny "$d0" "$s0" "$l0" execloop)
 	counts=${counts% *}
-	emit storm_rate denied 1 "${rate:-0}"
-	emit storm_refused denied 1 "${refused:-0}"
+	sleep 2 # journald and auditd catch up
+	emit storm_rate "$cfg" 1 "${rate:-0}"
+	emit storm_refused "$cfg" 1 "${refused:-0}"
 	# From before the helper starts to after it ends, to catch a stall
 	# outside the timed loop.
-	emit storm_wall_s denied 1 "$(elapsed "$t0" "$t1")"
-	emit storm_counts denied 1 "$counts"
+	emit storm_wall_s "$cfg" 1 "$(elapsed "$t0" "$t1")"
+	emit storm_counts "$cfg" 1 "$counts"
 	read -r d logged s l <<<"$counts"
-	emit storm_unaccounted denied 1 $((d - logged - s - l))
+	emit storm_unaccounted "$cfg" 1 $((d - logged - s - l))
 	# CPU time over the storm and its draining, in clock ticks; the host
 	# divides it by the records logged.
-	emit storm_cpu_ticks argguard 1 $(($(cpu_ticks "$pid") - c0))
-	emit storm_cpu_ticks journald 1 $(($(cpu_ticks "$jpid") - j0))
-	emit storm_cpu_ticks auditd 1 $(($(cpu_ticks "$apid") - a0))
-	emit storm_clk_tck hz 1 "$ticks"
-	emit daemon_kib VmHWM 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+	emit storm_cpu_ticks_argguard "$cfg" 1 $(($(cpu_ticks "$pid") - c0))
+	emit storm_cpu_ticks_journald "$cfg" 1 $(($(cpu_ticks "$jpid") - j0))
+	emit storm_cpu_ticks_auditd "$cfg" 1 $(($(cpu_ticks "$apid") - a0))
+	emit storm_audit_events "$cfg" 1 $(($(audit_events) - e0))
+	emit storm_vmhwm_kib "$cfg" 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+	[[ $cfg != auditd ]] || auditctl -d "${AUDIT_RULE[@]}" >/dev/null
+}
+
+# 4. The audit pipeline, each way of logging in turn.
+bench_storm() {
+	local cfg
+	emit storm_clk_tck hz 1 "$(getconf CLK_TCK)"
+	for cfg in all json auditd; do
+		storm "$cfg"
+	done
+	set_opts "$GUEST_OPTS"
 }
 
 # 6. Naming a record's cgroup: offending execs, each from a cgroup of its
@@ -341,12 +376,11 @@ bench_footprint() {
 }
 
 main() {
+	local section
 	setup
-	bench_overhead
-	bench_offending
-	bench_storm
-	bench_cgroups
-	bench_footprint
+	for section in $SECTIONS; do
+		"bench_$section"
+	done
 	cp "$T/site.conf" "$SITE_CONF"
 	systemctl reload argguard.service
 }

@@ -62,6 +62,30 @@ run_host() {
 	done >"$RAW/event_json.tsv"
 }
 
+# storm_tsv CONFIG: the storm's figures for one way of logging. CPU per
+# record: per record argguard logged, or, with auditd, per exec auditd logged.
+storm_tsv() {
+	local c=$1 d l s x n p ticks
+	read -r d l s x <<<"$(col storm_counts "$c")"
+	[[ -n $d ]] || return 0
+	printf 'audit\tstorm_rate\t%s\t%s\texecs/s\n' "$c" "$(col storm_rate "$c")"
+	printf 'audit\tstorm_wall_s\t%s\t%s\ts\n' "$c" "$(col storm_wall_s "$c")"
+	printf 'audit\tstorm_decisions\t%s\t%s\texecs\n' "$c" "$d"
+	printf 'audit\tstorm_logged\t%s\t%s\trecords\n' "$c" "$l"
+	printf 'audit\tstorm_suppressed\t%s\t%s\trecords\n' "$c" "$s"
+	printf 'audit\tstorm_lost\t%s\t%s\trecords\n' "$c" "$x"
+	printf 'audit\tstorm_unaccounted\t%s\t%s\trecords\n' "$c" "$(col storm_unaccounted "$c")"
+	printf 'audit\tstorm_audit_events\t%s\t%s\tevents\n' "$c" "$(col storm_audit_events "$c")"
+	printf 'footprint\tdaemon_VmHWM\t%s\t%s\tKiB\n' "$c" "$(col storm_vmhwm_kib "$c")"
+	n=$l
+	[[ $c != auditd ]] || n=$(col storm_audit_events "$c")
+	for p in argguard journald auditd; do
+		ticks=$(col "storm_cpu_ticks_$p" "$c")
+		printf 'audit\tcpu_per_record_%s\t%s\t%s\tus\n' "$p" "$c" "$(awk -v t="$ticks" \
+			-v hz="$(col storm_clk_tck hz)" -v n="$n" 'BEGIN { printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
+	done
+}
+
 # The results file: section, name, configuration, value, unit.
 write_tsv() {
 	local c m cfg kind v d l s x
@@ -82,24 +106,12 @@ write_tsv() {
 	for c in 100 10000; do
 		printf 'audit\tcgroup_cpu_per_record\t%s\t%s\tus\n' "$c" "$(col cgroup_cpu_us "$c" | median)"
 	done
-	awk -F'\t' '$1 == "bench" && $2 ~ /^(storm_|daemon_kib|bpf_|cold_start)/ { print }' "$RAW/exec.tsv" |
+	for c in all json auditd; do
+		storm_tsv "$c"
+	done
+	awk -F'\t' '$1 == "bench" && $2 ~ /^(daemon_kib|bpf_)/ { print }' "$RAW/exec.tsv" |
 		while IFS=$'\t' read -r _ m cfg _ v; do
 			case $m in
-			storm_counts)
-				read -r d l s x <<<"$v"
-				printf 'audit\tstorm_decisions\t-\t%s\texecs\n' "$d"
-				printf 'audit\tstorm_logged\t-\t%s\trecords\n' "$l"
-				printf 'audit\tstorm_suppressed\t-\t%s\trecords\n' "$s"
-				printf 'audit\tstorm_lost\t-\t%s\trecords\n' "$x"
-				;;
-			storm_rate) printf 'audit\tstorm_rate\t%s\t%s\texecs/s\n' "$cfg" "$v" ;;
-			storm_unaccounted) printf 'audit\tstorm_unaccounted\t-\t%s\trecords\n' "$v" ;;
-			storm_wall_s) printf 'audit\tstorm_wall_s\t-\t%s\ts\n' "$v" ;;
-			storm_cpu_ticks)
-				printf 'audit\tcpu_per_record\t%s\t%s\tus\n' "$cfg" "$(awk -v c="$v" \
-					-v hz="$(col storm_clk_tck hz)" -v n="$(col storm_counts denied | cut -d' ' -f2)" \
-					'BEGIN { printf "%.0f", c / hz * 1e6 / n }')"
-				;;
 			daemon_kib) printf 'footprint\tdaemon_%s\t-\t%s\tKiB\n' "$cfg" "$v" ;;
 			bpf_progs | bpf_maps) printf 'footprint\t%s\t-\t%s\t-\n' "$m" "$v" ;;
 			bpf_*) printf 'footprint\t%s_%s\t-\t%s\tbytes\n' "$m" "$cfg" "$v" ;;
@@ -121,8 +133,19 @@ fig() {
 		"$OUT/results.tsv"
 }
 
+# storm_cell METRIC FORMAT METRIC2 CONFIG: two storm figures in one cell.
+storm_cell() {
+	# shellcheck disable=SC2059
+	printf "$2" "$(fig audit "$1" "$4")" "$(fig audit "$3" "$4")"
+}
+
+cpu_cell() {
+	echo "$(fig audit cpu_per_record_argguard "$1") / $(fig audit cpu_per_record_journald "$1") / $(fig audit cpu_per_record_auditd "$1")"
+}
+
 write_md() {
 	local c rate over label
+	local -A counts
 	echo "Measured on commit $(fig meta commit), $(fig meta date); guest under TCG with"
 	echo "\`-icount shift=0,sleep=off -smp 1\`, medians over $(fig meta rounds) alternating rounds."
 	echo
@@ -154,19 +177,24 @@ write_md() {
 			"${over:+$(printf '%.0f' "$over")}"
 	done
 	echo
-	echo "| audit pipeline: one process, execve() in a loop, every exec denied, no rate limit | |"
-	echo "|---|---|"
-	printf '| denied execs/s (seconds from start to exit of the helper) | %.0f (%.2f) |\n' \
-		"$(fig audit storm_rate denied)" "$(fig audit storm_wall_s)"
-	echo "| decisions / logged / suppressed / lost | $(fig audit storm_decisions) / $(fig audit storm_logged) / $(fig audit storm_suppressed) / $(fig audit storm_lost) |"
-	echo "| unaccounted | $(fig audit storm_unaccounted) |"
-	echo "| CPU per logged record: argguard / journald / auditd | $(fig audit cpu_per_record argguard) / $(fig audit cpu_per_record journald) / $(fig audit cpu_per_record auditd) µs |"
+	echo "| audit pipeline: one process, execve() in a loop, every exec denied, no rate limit | all sinks | JSON log alone | auditd, execve rule |"
+	echo "|---|---|---|---|"
+	printf '| denied execs/s (seconds from start to exit of the helper) | %s | %s | %s |\n' \
+		"$(storm_cell storm_rate '%.0f (%.2f)' storm_wall_s all)" \
+		"$(storm_cell storm_rate '%.0f (%.2f)' storm_wall_s json)" \
+		"$(storm_cell storm_rate '%.0f (%.2f)' storm_wall_s auditd)"
+	for c in all json auditd; do
+		counts[$c]="$(fig audit storm_decisions "$c") / $(fig audit storm_logged "$c") / $(fig audit storm_suppressed "$c") / $(fig audit storm_lost "$c")"
+	done
+	echo "| decisions / logged / suppressed / lost | ${counts[all]} | ${counts[json]} | ${counts[auditd]} (auditd logged $(fig audit storm_audit_events auditd)) |"
+	echo "| unaccounted | $(fig audit storm_unaccounted all) | $(fig audit storm_unaccounted json) | $(fig audit storm_unaccounted auditd) |"
+	echo "| CPU per logged record: argguard / journald / auditd, µs | $(cpu_cell all) | $(cpu_cell json) | $(cpu_cell auditd) |"
 	echo "| argguard's CPU per record, each exec from a cgroup of its own, among 100 / 10,000 cgroups | $(fig audit cgroup_cpu_per_record 100) / $(fig audit cgroup_cpu_per_record 10000) µs |"
 	echo "| host: event_to_json, records/s (256 B head / kernel-refused / hex head) | $(fig host event_to_json deny_256B_head) / $(fig host event_to_json kernel_refused) / $(fig host event_to_json deny_hex_head) |"
 	echo
 	echo "| footprint | |"
 	echo "|---|---|"
-	echo "| daemon VmRSS idle / VmHWM after the storm | $(fig footprint daemon_VmRSS) / $(fig footprint daemon_VmHWM) KiB |"
+	echo "| daemon VmRSS idle / VmHWM after the storm (all sinks) | $(fig footprint daemon_VmRSS) / $(fig footprint daemon_VmHWM all) KiB |"
 	echo "| BPF programs: count, jited / xlated bytes | $(fig footprint bpf_progs), $(fig footprint bpf_prog_bytes_jited) / $(fig footprint bpf_prog_bytes_xlated) |"
 	echo "| BPF memlock: programs / $(fig footprint bpf_maps) maps | $(fig footprint bpf_prog_bytes_memlock) / $(fig footprint bpf_map_bytes_memlock) bytes |"
 	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig footprint cold_start)"
