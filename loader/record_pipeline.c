@@ -27,6 +27,8 @@
 #include "sink_queue.h"
 #include "units.h"
 
+/* How often, at most, the counters of lost records are read while records flow. */
+#define LOSS_CHECK_INTERVAL_NS 500000000ULL
 /* How long the sinks get at exit to write what they hold. */
 #define DRAIN_TIMEOUT_NS 3000000000ULL
 
@@ -52,6 +54,7 @@ struct record_pipeline {
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;
 	struct losses reported; /* what the last summary covered */
+	uint64_t checked_ns; /* when the counters were last read */
 	unsigned int n_sinks;
 	struct sink *sinks[]; /* in order: each record goes to the first one first */
 };
@@ -277,7 +280,14 @@ int record_pipeline_poll(struct record_pipeline *p, int timeout_ms)
 
 	if (n < 0)
 		return n;
-	report_losses(p);
+	/*
+	 * Reading the counters takes system calls: in a storm, once per
+	 * interval, not once a wakeup. An idle poll returns within timeout_ms.
+	 */
+	if (!n || monotonic_ns() - p->checked_ns >= LOSS_CHECK_INTERVAL_NS) {
+		report_losses(p);
+		p->checked_ns = monotonic_ns();
+	}
 	return n;
 }
 
