@@ -23,15 +23,54 @@
 #include "record_pipeline.h"
 
 #define MAX_PENDING 4096 /* records held while the log cannot be written */
+#define BATCH_BYTES 65536 /* lines gathered for one write while more are queued */
 
 struct json_log {
 	struct sink sink; /* sink.gave_up: records given up on because pending was full */
 	const char *path;
 	int fd;
-	char *pending[MAX_PENDING]; /* lines, oldest first, waiting for space */
+	struct log_item *pending[MAX_PENDING]; /* oldest first, waiting for space */
 	unsigned int n_pending;
 	uint64_t write_errors; /* failed writes, each retried later */
+	/*
+	 * Lines not yet written, while more records are queued behind them:
+	 * written once the queue is empty (flush), or when full. Empty while
+	 * anything is pending.
+	 */
+	char batch[BATCH_BYTES];
+	size_t batch_len;
+	/* The last summary in the batch: where its line ends, and its marks. */
+	size_t summary_end;
+	uint64_t summary_suppressed, summary_ring_full;
 };
+
+/* A record's line, newline included; for a summary, the totals it brings the log up to. */
+struct log_item {
+	bool summary;
+	uint64_t suppressed, ring_full;
+	size_t len;
+	char line[];
+};
+
+static struct log_item *new_item(const char *line, size_t len, bool summary, uint64_t suppressed,
+				 uint64_t ring_full)
+{
+	struct log_item *item = malloc(sizeof(*item) + len + 1);
+
+	if (!item)
+		return NULL;
+	*item = (struct log_item){ summary, suppressed, ring_full, len };
+	memcpy(item->line, line, len);
+	item->line[len] = '\0';
+	return item;
+}
+
+/* Once a summary's line is in the file, the next daemon's summaries start from its totals. */
+static void written(const struct log_item *item)
+{
+	if (item->summary)
+		record_pipeline_save_reported(item->suppressed, item->ring_full, 0);
+}
 
 /*
  * Open the log for appending: root:adm 0640, so admins in group adm can
@@ -57,6 +96,8 @@ static int open_log(const char *path)
 	return fd;
 }
 
+static void write_batch(struct json_log *log);
+
 /* SIGUSR1: after logrotate moved the log away, write to a new one. */
 static void json_log_reopen(struct sink *s)
 {
@@ -65,6 +106,7 @@ static void json_log_reopen(struct sink *s)
 
 	if (fd < 0)
 		return; /* keep writing where we were */
+	write_batch(log); /* those records came before the rotation */
 	close(log->fd);
 	log->fd = fd;
 }
@@ -73,14 +115,15 @@ static void json_log_reopen(struct sink *s)
  * Append one line whole, or not at all: a short write (disk full) is cut
  * back so that the file never holds half a record.
  */
-static bool append_line(struct json_log *log, const char *line)
+static bool append_line(struct json_log *log, const struct log_item *item)
 {
-	size_t len = strlen(line);
-	ssize_t n = write(log->fd, line, len);
+	ssize_t n = write(log->fd, item->line, item->len);
 	off_t after;
 
-	if (n == (ssize_t)len)
+	if (n == (ssize_t)item->len) {
+		written(item);
 		return true;
+	}
 	/* O_APPEND: the short write ended at the end of the file. */
 	after = n > 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
 	if (after >= n && ftruncate(log->fd, after - n))
@@ -98,7 +141,8 @@ static void flush_pending(struct json_log *log)
 
 	while (done < log->n_pending && append_line(log, log->pending[done]))
 		free(log->pending[done++]);
-	memmove(log->pending, log->pending + done, (log->n_pending - done) * sizeof(char *));
+	memmove(log->pending, log->pending + done,
+		(log->n_pending - done) * sizeof(struct log_item *));
 	log->n_pending -= done;
 	if (done && !log->n_pending)
 		log_info("%s is writable again: wrote %u held records; "
@@ -106,59 +150,119 @@ static void flush_pending(struct json_log *log)
 			 log->path, done, (unsigned long long)log->write_errors);
 }
 
-/* A record's line, newline included; for a summary, the totals it brings the log up to. */
-struct log_item {
-	bool summary;
-	uint64_t suppressed, ring_full;
-	char line[];
-};
-
 /* In the pipeline's thread: the record's line. */
 static void *json_log_prepare(struct sink *s, const struct record *r)
 {
 	size_t len;
 	char *line = record_to_json(r, &len);
-	struct log_item *item = line ? malloc(sizeof(*item) + len + 2) : NULL;
+	struct log_item *item = NULL;
 
 	(void)s;
-	if (item) {
-		item->summary = r->kind == RECORD_SUMMARY;
-		item->suppressed = r->mark_suppressed;
-		item->ring_full = r->mark_ring_full;
-		memcpy(item->line, line, len);
-		memcpy(item->line + len, "\n", 2);
+	if (line) {
+		line[len] = '\n'; /* in place of the NUL: new_item() copies len + 1 */
+		item = new_item(line, len + 1, r->kind == RECORD_SUMMARY, r->mark_suppressed,
+				r->mark_ring_full);
 	}
 	free(line);
 	return item;
 }
 
-/* One line, appended, or held back behind those already held. */
+/* Hold a record back until the log can be written; past MAX_PENDING, give it up. */
+static void hold(struct json_log *log, struct log_item *item)
+{
+	if (log->n_pending == MAX_PENDING) {
+		__atomic_fetch_add(&log->sink.gave_up, 1, __ATOMIC_RELAXED);
+		free(item);
+		return;
+	}
+	log->pending[log->n_pending++] = item;
+}
+
+/* A copy of a record's line to hold back; one that cannot be copied is given up. */
+static void hold_copy(struct json_log *log, const char *line, size_t len, bool summary,
+		      uint64_t suppressed, uint64_t ring_full)
+{
+	struct log_item *item = new_item(line, len, summary, suppressed, ring_full);
+
+	if (item)
+		hold(log, item);
+	else
+		__atomic_fetch_add(&log->sink.gave_up, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Write the batch in one write(). What a short write (a full disk) left
+ * unwritten is held back, a line at a time, after a partial line is cut
+ * back: the file never holds half a record.
+ */
+static void write_batch(struct json_log *log)
+{
+	ssize_t n;
+	size_t done = 0, next;
+	off_t after;
+
+	if (!log->batch_len)
+		return;
+	n = write(log->fd, log->batch, log->batch_len);
+	if (n == (ssize_t)log->batch_len) {
+		done = log->batch_len;
+	} else {
+		for (ssize_t i = 0; i < n; i++)
+			if (log->batch[i] == '\n')
+				done = i + 1;
+		/* O_APPEND: the short write ended at the end of the file. */
+		after = n > (ssize_t)done ? lseek(log->fd, 0, SEEK_CUR) : -1;
+		if (after >= n - (ssize_t)done && ftruncate(log->fd, after - (n - done)))
+			log_error("failed to cut a partial record from %s: %s", log->path,
+				  strerror(errno));
+		if (!log->write_errors++ || log->n_pending == 0)
+			log_error("failed to write %s: %s; holding records until it can be written",
+				  log->path, n < 0 ? strerror(errno) : "short write");
+	}
+	if (log->summary_end && done >= log->summary_end)
+		record_pipeline_save_reported(log->summary_suppressed, log->summary_ring_full, 0);
+	for (size_t at = done; at < log->batch_len; at = next) {
+		next = (char *)memchr(log->batch + at, '\n', log->batch_len - at) - log->batch + 1;
+		hold_copy(log, log->batch + at, next - at, next == log->summary_end,
+			  log->summary_suppressed, log->summary_ring_full);
+	}
+	log->batch_len = 0;
+	log->summary_end = 0;
+}
+
+/* One line, into the batch, or held back behind those already held. */
 static int json_log_send(struct sink *s, void *it)
 {
 	struct json_log *log = sink_container(s, struct json_log);
-	struct log_item *item = it;
-	char *line = item->line;
+	const struct log_item *item = it;
 
 	flush_pending(log);
-	if (!log->n_pending && append_line(log, line)) {
-		if (item->summary)
-			record_pipeline_save_reported(item->suppressed, item->ring_full, 0);
+	if (!log->n_pending && log->batch_len + item->len > BATCH_BYTES)
+		write_batch(log);
+	if (!log->n_pending && item->len > BATCH_BYTES && append_line(log, item))
+		return 0;
+	if (log->n_pending || item->len > BATCH_BYTES) { /* behind what waits for space */
+		hold_copy(log, item->line, item->len, item->summary, item->suppressed,
+			  item->ring_full);
 		return 0;
 	}
-	if (log->n_pending == MAX_PENDING) {
-		__atomic_fetch_add(&log->sink.gave_up, 1, __ATOMIC_RELAXED);
-		return 0;
+	memcpy(log->batch + log->batch_len, item->line, item->len);
+	log->batch_len += item->len;
+	if (item->summary) {
+		log->summary_end = log->batch_len;
+		log->summary_suppressed = item->suppressed;
+		log->summary_ring_full = item->ring_full;
 	}
-	log->pending[log->n_pending] = strdup(line);
-	if (!log->pending[log->n_pending])
-		return -ENOMEM;
-	log->n_pending++;
 	return 0;
 }
 
+/* The queue is empty, or the log has been idle a while. */
 static void json_log_flush(struct sink *s)
 {
-	flush_pending(sink_container(s, struct json_log));
+	struct json_log *log = sink_container(s, struct json_log);
+
+	write_batch(log);
+	flush_pending(log);
 }
 
 static void json_log_close(struct sink *s)

@@ -132,7 +132,7 @@ static void member(struct json_writer *w, const char *key)
 		if (!room(w, 9 + n + 1))
 			return;
 		p = w->buf + w->len;
-		memcpy(p, "ARGGUARD_", 9);
+		strcpy(p, "ARGGUARD_");
 		for (size_t i = 0; i < n; i++)
 			p[9 + i] = key[i] >= 'a' && key[i] <= 'z' ? key[i] - 'a' + 'A' : key[i];
 		memcpy(p + 9 + n, "=", 2);
@@ -148,8 +148,8 @@ static void member(struct json_writer *w, const char *key)
 		if (!room(w, n + 3))
 			return;
 		w->buf[w->len] = '"';
-		memcpy(w->buf + w->len + 1, key, n);
-		memcpy(w->buf + w->len + 1 + n, "\":", 3); /* and the NUL */
+		memcpy(w->buf + w->len + 1, key, n + 1);
+		memcpy(w->buf + w->len + 1 + n, "\":", 3); /* over key's NUL, and a NUL */
 		w->len += n + 3;
 	}
 }

@@ -31,7 +31,10 @@ struct sink_ops {
 	int (*send)(struct sink *s, void *item);
 	/* Free a prepared record, sent or not. */
 	void (*release)(void *item);
-	/* Optional, in the sink's thread: write what it held back. Called when idle. */
+	/*
+	 * Optional, in the sink's thread: write what it gathered or held back.
+	 * Called whenever the queue has emptied after a send, and when idle.
+	 */
 	void (*flush)(struct sink *s);
 	/* Optional, in the sink's thread: on SIGUSR1, reopen a file that logrotate moved. */
 	void (*reopen)(struct sink *s);

@@ -24,6 +24,7 @@ struct sink_queue {
 	unsigned int head, n;
 	bool sending, reopen, stopping;
 	bool failing; /* the last send failed, and said so */
+	bool unflushed; /* sent since the sink's last flush */
 	struct sink_losses losses; /* but gave_up, which is the sink's */
 };
 
@@ -48,6 +49,7 @@ static void send_one(struct sink_queue *q)
 	s->ops->release(item);
 	pthread_mutex_lock(&q->lock);
 	q->sending = false;
+	q->unflushed = s->ops->flush != NULL;
 	if (err) {
 		q->losses.failed++;
 		if (!q->failing)
@@ -68,6 +70,15 @@ static void *sink_thread(void *arg)
 
 	pthread_mutex_lock(&q->lock);
 	for (;;) {
+		if (!q->n && q->unflushed) {
+			/* What the sink gathered while records were queued: out now. */
+			q->unflushed = false;
+			pthread_mutex_unlock(&q->lock);
+			if (s->ops->flush)
+				s->ops->flush(s);
+			pthread_mutex_lock(&q->lock);
+			continue;
+		}
 		if (!q->n && !q->sending)
 			pthread_cond_broadcast(&q->idle);
 		if (!q->n && !q->reopen && !q->stopping) {
