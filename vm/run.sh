@@ -132,6 +132,7 @@ install_argguard() {
 		#!/bin/sh
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
 		export ARGGUARD_BENCH_SECTIONS='${ARGGUARD_BENCH_SECTIONS:-}'
+		export ARGGUARD_BENCH_STORM='${ARGGUARD_BENCH_STORM:-}'
 		/usr/lib/argguard/tests/$JOB_CMD
 		rc=\$?
 		echo "argguard-job-exit: \$rc"

@@ -26,6 +26,8 @@ SITE_CONF=/etc/argguard/argguard.conf
 GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 # Which sections run (names as in main); all of them by default.
 SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint}
+# Which ways of logging the storm runs (see storm); all three by default.
+STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
 
 emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
 note() { printf 'bench-note\t%s\n' "$*"; }
@@ -307,7 +309,7 @@ storm() {
 bench_storm() {
 	local cfg
 	emit storm_clk_tck hz 1 "$(getconf CLK_TCK)"
-	for cfg in all json auditd; do
+	for cfg in $STORM_CONFIGS; do
 		storm "$cfg"
 	done
 	set_opts "$GUEST_OPTS"
