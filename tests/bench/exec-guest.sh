@@ -17,6 +17,7 @@ ROUNDS=${BENCH_ROUNDS:-7}
 EXECS=${BENCH_EXECS:-2000} # fork+execs per measurement
 OFFENDING_EXECS=${BENCH_OFFENDING_EXECS:-1000}
 STORM_EXECS=${BENCH_STORM_EXECS:-5000}
+STORM_ROUNDS=${BENCH_STORM_ROUNDS:-3}
 BIG=6000 # argv bytes of an offending exec: over the 4K limit below
 
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies
@@ -266,7 +267,7 @@ audit_events() { grep -c 'key="argguard-bench"' /var/log/audit/audit.log || true
 #     each execve() instead, through an audit rule: its CPU per exec logged
 #     is what argguard's per record is compared with.
 storm() {
-	local cfg=$1 pid jpid apid c0 j0 a0 e0 d0 s0 l0 t0 t1 out refused rate counts d logged s l
+	local cfg=$1 round=$2 pid jpid apid c0 j0 a0 e0 d0 s0 l0 t0 t1 out refused rate counts d logged s l
 	case $cfg in
 	all) set_opts "$GUEST_OPTS" && use_policy "$T/storm.conf" ;;
 	json) set_opts "--no-journal" && use_policy "$T/storm.conf" ;;
@@ -287,30 +288,35 @@ storm() {
 	counts=$(reconcile global.deny "$d0" "$s0" "$l0" execloop)
 	counts=${counts% *}
 	sleep 2 # journald and auditd catch up
-	emit storm_rate "$cfg" 1 "${rate:-0}"
-	emit storm_refused "$cfg" 1 "${refused:-0}"
+	emit storm_rate "$cfg" "$round" "${rate:-0}"
+	emit storm_refused "$cfg" "$round" "${refused:-0}"
 	# From before the helper starts to after it ends, to catch a stall
 	# outside the timed loop.
-	emit storm_wall_s "$cfg" 1 "$(elapsed "$t0" "$t1")"
-	emit storm_counts "$cfg" 1 "$counts"
+	emit storm_wall_s "$cfg" "$round" "$(elapsed "$t0" "$t1")"
+	emit storm_counts "$cfg" "$round" "$counts"
 	read -r d logged s l <<<"$counts"
-	emit storm_unaccounted "$cfg" 1 $((d - logged - s - l))
+	emit storm_unaccounted "$cfg" "$round" $((d - logged - s - l))
 	# CPU time over the storm and its draining, in clock ticks; the host
 	# divides it by the records logged.
-	emit storm_cpu_ticks_argguard "$cfg" 1 $(($(cpu_ticks "$pid") - c0))
-	emit storm_cpu_ticks_journald "$cfg" 1 $(($(cpu_ticks "$jpid") - j0))
-	emit storm_cpu_ticks_auditd "$cfg" 1 $(($(cpu_ticks "$apid") - a0))
-	emit storm_audit_events "$cfg" 1 $(($(audit_events) - e0))
-	emit storm_vmhwm_kib "$cfg" 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+	emit storm_cpu_ticks_argguard "$cfg" "$round" $(($(cpu_ticks "$pid") - c0))
+	emit storm_cpu_ticks_journald "$cfg" "$round" $(($(cpu_ticks "$jpid") - j0))
+	emit storm_cpu_ticks_auditd "$cfg" "$round" $(($(cpu_ticks "$apid") - a0))
+	emit storm_audit_events "$cfg" "$round" $(($(audit_events) - e0))
+	emit storm_vmhwm_kib "$cfg" "$round" "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
 	[[ $cfg != auditd ]] || auditctl -d "${AUDIT_RULE[@]}" >/dev/null
 }
 
-# 4. The audit pipeline, each way of logging in turn.
+# 4. The audit pipeline, each way of logging in turn, in STORM_ROUNDS
+# rounds (odd rounds forward, even rounds backward).
 bench_storm() {
-	local cfg
+	local r cfg configs
 	emit storm_clk_tck hz 1 "$(getconf CLK_TCK)"
-	for cfg in $STORM_CONFIGS; do
-		storm "$cfg"
+	for ((r = 1; r <= STORM_ROUNDS; r++)); do
+		configs=$STORM_CONFIGS
+		((r % 2)) || configs=$(tr ' ' '\n' <<<"$STORM_CONFIGS" | tac | tr '\n' ' ')
+		for cfg in $configs; do
+			storm "$cfg" "$r"
+		done
 	done
 	set_opts "$GUEST_OPTS"
 }

@@ -62,28 +62,41 @@ run_host() {
 	done >"$RAW/event_json.tsv"
 }
 
-# storm_tsv CONFIG: the storm's figures for one way of logging. CPU per
-# record: per record argguard logged, or, with auditd, per exec auditd logged.
+# storm_tsv CONFIG: the storm's figures for one way of logging, medians
+# over its rounds, counts summed. CPU per record: per record argguard
+# logged, or, with auditd, per exec auditd logged.
 storm_tsv() {
-	local c=$1 d l s x n p ticks
-	read -r d l s x <<<"$(col storm_counts "$c")"
-	[[ -n $d ]] || return 0
-	printf 'audit\tstorm_rate\t%s\t%s\texecs/s\n' "$c" "$(col storm_rate "$c")"
-	printf 'audit\tstorm_wall_s\t%s\t%s\ts\n' "$c" "$(col storm_wall_s "$c")"
+	local c=$1 p counts d l s x
+	counts=$(col storm_counts "$c" | awk '{ for (i = 1; i <= 4; i++) s[i] += $i }
+		END { if (NR) print s[1], s[2], s[3], s[4] }')
+	[[ -n $counts ]] || return 0
+	read -r d l s x <<<"$counts"
+	printf 'audit\tstorm_rate\t%s\t%s\texecs/s\n' "$c" "$(med storm_rate "$c")"
+	printf 'audit\tstorm_wall_s\t%s\t%s\ts\n' "$c" "$(med storm_wall_s "$c")"
 	printf 'audit\tstorm_decisions\t%s\t%s\texecs\n' "$c" "$d"
 	printf 'audit\tstorm_logged\t%s\t%s\trecords\n' "$c" "$l"
 	printf 'audit\tstorm_suppressed\t%s\t%s\trecords\n' "$c" "$s"
 	printf 'audit\tstorm_lost\t%s\t%s\trecords\n' "$c" "$x"
-	printf 'audit\tstorm_unaccounted\t%s\t%s\trecords\n' "$c" "$(col storm_unaccounted "$c")"
-	printf 'audit\tstorm_audit_events\t%s\t%s\tevents\n' "$c" "$(col storm_audit_events "$c")"
-	printf 'footprint\tdaemon_VmHWM\t%s\t%s\tKiB\n' "$c" "$(col storm_vmhwm_kib "$c")"
-	n=$l
-	[[ $c != auditd ]] || n=$(col storm_audit_events "$c")
+	printf 'audit\tstorm_unaccounted\t%s\t%s\trecords\n' "$c" \
+		"$(col storm_unaccounted "$c" | awk '{ s += $1 } END { print s }')"
+	printf 'audit\tstorm_audit_events\t%s\t%s\tevents\n' "$c" \
+		"$(col storm_audit_events "$c" | awk '{ s += $1 } END { print s }')"
+	printf 'footprint\tdaemon_VmHWM\t%s\t%s\tKiB\n' "$c" "$(col storm_vmhwm_kib "$c" | sort -n | tail -n1)"
 	for p in argguard journald auditd; do
-		ticks=$(col "storm_cpu_ticks_$p" "$c")
-		printf 'audit\tcpu_per_record_%s\t%s\t%s\tus\n' "$p" "$c" "$(awk -v t="$ticks" \
-			-v hz="$(col storm_clk_tck hz)" -v n="$n" 'BEGIN { printf "%.0f", n ? t / hz * 1e6 / n : 0 }')"
+		printf 'audit\tcpu_per_record_%s\t%s\t%s\tus\n' "$p" "$c" "$(cpu_per_record "$p" "$c")"
 	done
+}
+
+# cpu_per_record PROCESS CONFIG: the median over rounds of PROCESS's CPU
+# time per record in µs.
+cpu_per_record() {
+	awk -F'\t' -v p="storm_cpu_ticks_$1" -v c="$2" '
+		$1 == "bench" && $2 == "storm_clk_tck" { hz = $5 }
+		$1 == "bench" && $3 == c && $2 == p { t[$4] = $5 }
+		$1 == "bench" && $3 == c && $2 == "storm_counts" { split($5, f, " "); n[$4] = f[2] }
+		$1 == "bench" && $3 == c && $2 == "storm_audit_events" { e[$4] = $5 }
+		END { for (r in t) { d = c == "auditd" ? e[r] : n[r]; if (d) printf "%.0f\n", t[r] / hz * 1e6 / d } }' \
+		"$RAW/exec.tsv" | median
 }
 
 # The results file: section, name, configuration, value, unit.
