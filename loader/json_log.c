@@ -20,10 +20,21 @@
 
 #include "event_json.h"
 #include "log.h"
+#include "log_ledger.h"
 #include "record_pipeline.h"
 
 #define MAX_PENDING 4096 /* records held while the log cannot be written */
 #define BATCH_BYTES 65536 /* lines gathered for one write while more are queued */
+
+/*
+ * What a summary settles once its line is in the file: the drop counters'
+ * totals it brings the log up to, and the records it counts lost.
+ */
+struct log_mark {
+	bool summary;
+	uint64_t suppressed, ring_full;
+	uint64_t counted_lost;
+};
 
 struct json_log {
 	struct sink sink; /* sink.gave_up: records given up on because pending was full */
@@ -39,37 +50,43 @@ struct json_log {
 	 */
 	char batch[BATCH_BYTES];
 	size_t batch_len;
-	/* The last summary in the batch: where its line ends, and its marks. */
+	/* The batch's summary, if any (one at most), and where its line ends. */
+	struct log_mark batch_mark;
 	size_t summary_end;
-	uint64_t summary_suppressed, summary_ring_full;
+	struct log_ledger *ledger; /* the pipeline's, as the records bring it */
 };
 
-/* A record's line, newline included; for a summary, the totals it brings the log up to. */
+/* A record's line, newline included. */
 struct log_item {
-	bool summary;
-	uint64_t suppressed, ring_full;
+	struct log_mark mark;
+	struct log_ledger *ledger;
 	size_t len;
 	char line[];
 };
 
-static struct log_item *new_item(const char *line, size_t len, bool summary, uint64_t suppressed,
-				 uint64_t ring_full)
+static struct log_item *new_item(const char *line, size_t len, const struct log_mark *mark,
+				 struct log_ledger *ledger)
 {
 	struct log_item *item = malloc(sizeof(*item) + len + 1);
 
 	if (!item)
 		return NULL;
-	*item = (struct log_item){ summary, suppressed, ring_full, len };
+	*item = (struct log_item){ .mark = *mark, .ledger = ledger, .len = len };
 	memcpy(item->line, line, len);
 	item->line[len] = '\0';
 	return item;
 }
 
-/* Once a summary's line is in the file, the next daemon's summaries start from its totals. */
-static void written(const struct log_item *item)
+/*
+ * lines records are in the file, mark's summary among them or not: the
+ * ledger settles them, and the next daemon's summaries start from the
+ * summary's totals.
+ */
+static void written(struct log_ledger *ledger, uint64_t lines, const struct log_mark *mark)
 {
-	if (item->summary)
-		record_pipeline_save_reported(item->suppressed, item->ring_full, 0);
+	log_ledger_wrote(ledger, lines, mark ? mark->counted_lost : 0);
+	if (mark && mark->summary)
+		record_pipeline_save_reported(mark->suppressed, mark->ring_full);
 }
 
 /*
@@ -121,7 +138,7 @@ static bool append_line(struct json_log *log, const struct log_item *item)
 	off_t after;
 
 	if (n == (ssize_t)item->len) {
-		written(item);
+		written(item->ledger, 1, &item->mark);
 		return true;
 	}
 	/* O_APPEND: the short write ended at the end of the file. */
@@ -153,15 +170,22 @@ static void flush_pending(struct json_log *log)
 /* In the pipeline's thread: the record's line. */
 static void *json_log_prepare(struct sink *s, const struct record *r)
 {
+	struct log_mark mark = { 0 };
 	size_t len;
 	char *line = record_to_json(r, &len);
 	struct log_item *item = NULL;
 
 	(void)s;
+	if (r->kind == RECORD_SUMMARY)
+		mark = (struct log_mark){
+			.summary = true,
+			.suppressed = r->mark_suppressed,
+			.ring_full = r->mark_ring_full,
+			.counted_lost = r->losses.log_backlog + r->losses.held_at_exit,
+		};
 	if (line) {
 		line[len] = '\n'; /* in place of the NUL: new_item() copies len + 1 */
-		item = new_item(line, len + 1, r->kind == RECORD_SUMMARY, r->mark_suppressed,
-				r->mark_ring_full);
+		item = new_item(line, len + 1, &mark, r->ledger);
 	}
 	free(line);
 	return item;
@@ -179,10 +203,10 @@ static void hold(struct json_log *log, struct log_item *item)
 }
 
 /* A copy of a record's line to hold back; one that cannot be copied is given up. */
-static void hold_copy(struct json_log *log, const char *line, size_t len, bool summary,
-		      uint64_t suppressed, uint64_t ring_full)
+static void hold_copy(struct json_log *log, const char *line, size_t len,
+		      const struct log_mark *mark, struct log_ledger *ledger)
 {
-	struct log_item *item = new_item(line, len, summary, suppressed, ring_full);
+	struct log_item *item = new_item(line, len, mark, ledger);
 
 	if (item)
 		hold(log, item);
@@ -197,8 +221,8 @@ static void hold_copy(struct json_log *log, const char *line, size_t len, bool s
  */
 static void write_batch(struct json_log *log)
 {
+	size_t done = 0, next, lines;
 	ssize_t n;
-	size_t done = 0, next;
 	off_t after;
 
 	if (!log->batch_len)
@@ -219,12 +243,16 @@ static void write_batch(struct json_log *log)
 			log_error("failed to write %s: %s; holding records until it can be written",
 				  log->path, n < 0 ? strerror(errno) : "short write");
 	}
-	if (log->summary_end && done >= log->summary_end)
-		record_pipeline_save_reported(log->summary_suppressed, log->summary_ring_full, 0);
+	lines = 0;
+	for (size_t i = 0; i < done; i++)
+		lines += log->batch[i] == '\n';
+	written(log->ledger, lines,
+		log->summary_end && done >= log->summary_end ? &log->batch_mark : NULL);
 	for (size_t at = done; at < log->batch_len; at = next) {
 		next = (char *)memchr(log->batch + at, '\n', log->batch_len - at) - log->batch + 1;
-		hold_copy(log, log->batch + at, next - at, next == log->summary_end,
-			  log->summary_suppressed, log->summary_ring_full);
+		hold_copy(log, log->batch + at, next - at,
+			  next == log->summary_end ? &log->batch_mark : &(struct log_mark){ 0 },
+			  log->ledger);
 	}
 	log->batch_len = 0;
 	log->summary_end = 0;
@@ -237,21 +265,22 @@ static int json_log_send(struct sink *s, void *it)
 	const struct log_item *item = it;
 
 	flush_pending(log);
-	if (!log->n_pending && log->batch_len + item->len > BATCH_BYTES)
+	/* Full, or a second summary, whose mark would take the first's place. */
+	if (!log->n_pending &&
+	    (log->batch_len + item->len > BATCH_BYTES || (item->mark.summary && log->summary_end)))
 		write_batch(log);
 	if (!log->n_pending && item->len > BATCH_BYTES && append_line(log, item))
 		return 0;
 	if (log->n_pending || item->len > BATCH_BYTES) { /* behind what waits for space */
-		hold_copy(log, item->line, item->len, item->summary, item->suppressed,
-			  item->ring_full);
+		hold_copy(log, item->line, item->len, &item->mark, item->ledger);
 		return 0;
 	}
 	memcpy(log->batch + log->batch_len, item->line, item->len);
 	log->batch_len += item->len;
-	if (item->summary) {
+	log->ledger = item->ledger;
+	if (item->mark.summary) {
 		log->summary_end = log->batch_len;
-		log->summary_suppressed = item->suppressed;
-		log->summary_ring_full = item->ring_full;
+		log->batch_mark = item->mark;
 	}
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include "clocks.h"
 #include "event_json.h"
 #include "log.h"
+#include "log_ledger.h"
 #include "policy.h"
 #include "policy_maps.h"
 #include "sink_queue.h"
@@ -50,7 +51,9 @@ struct record_pipeline {
 	int uid_buckets_fd;
 	struct uid_counts uids; /* as the last summary left them */
 	uint64_t malformed; /* records shorter than an event, or that could not be formatted */
-	uint64_t held_at_exit; /* by the last daemon's log, which this one reports */
+	uint64_t
+		held_at_exit; /* what the last daemon's log never settled, which this one reports */
+	struct log_ledger *ledger;
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;
 	struct losses reported; /* what the last summary covered */
@@ -63,6 +66,8 @@ struct record_pipeline {
 static void write_record(struct record_pipeline *p, struct record *r)
 {
 	r->realtime_offset_ns = p->realtime_offset_ns;
+	r->ledger = p->ledger;
+	log_ledger_took(p->ledger, 1); /* the log's: written, or counted lost by a summary */
 	for (unsigned int i = 0; i < p->n_sinks; i++)
 		sink_queue_push(p->sinks[i], r);
 }
@@ -170,14 +175,13 @@ static void top_uids_since(struct record_pipeline *p, struct uid_suppressed *top
  * The drop counts the last summary covered, kept across restarts: drops
  * while no daemon ran go into the next daemon's first summary.
  */
-void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full, uint64_t held_at_exit)
+void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full)
 {
 	FILE *f = fopen(ARGGUARD_REPORTED ".new", "we");
 
 	if (!f)
 		return;
-	fprintf(f, "%llu %llu %llu\n", (unsigned long long)suppressed,
-		(unsigned long long)ring_full, (unsigned long long)held_at_exit);
+	fprintf(f, "%llu %llu\n", (unsigned long long)suppressed, (unsigned long long)ring_full);
 	if (fclose(f) == 0)
 		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
 }
@@ -189,14 +193,13 @@ void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full, uint
  */
 static void load_reported(struct record_pipeline *p)
 {
-	unsigned long long v[3]; /* suppressed, ring_full, the last log's held_at_exit */
+	unsigned long long v[2]; /* suppressed, ring_full */
 
-	if (read_numbers(ARGGUARD_REPORTED, v, 3) < 2 || v[0] > p->reported.n.suppressed ||
+	if (read_numbers(ARGGUARD_REPORTED, v, 2) < 2 || v[0] > p->reported.n.suppressed ||
 	    v[1] > p->reported.n.ring_full)
-		v[0] = v[1] = v[2] = 0;
+		v[0] = v[1] = 0;
 	p->reported.n.suppressed = v[0];
 	p->reported.n.ring_full = v[1];
-	p->held_at_exit = v[2]; /* reported in this daemon's first summary */
 }
 
 /* A summary record for what was held back or lost since the last one. */
@@ -270,7 +273,9 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	if (earlier_pins)
 		load_reported(p);
 	else /* new maps, new counters: an older mark would hide their first drops */
-		record_pipeline_save_reported(p->reported.n.suppressed, p->reported.n.ring_full, 0);
+		record_pipeline_save_reported(p->reported.n.suppressed, p->reported.n.ring_full);
+	/* Reported in the first summary: what the last daemon's log never settled. */
+	p->ledger = log_ledger_open(ARGGUARD_LEDGER, &p->held_at_exit);
 	return p;
 }
 
@@ -314,14 +319,10 @@ void record_pipeline_free(struct record_pipeline *p)
 	if (!p)
 		return;
 	ring_buffer__free(p->rb);
-	for (unsigned int i = 0; i < p->n_sinks; i++) {
+	/* What the log still holds stays unsettled: the next daemon's first summary reports it. */
+	for (unsigned int i = 0; i < p->n_sinks; i++)
 		sink_queue_stop(p->sinks[i], &l);
-		/* The log's last records: the next daemon's first summary reports them. */
-		if (i == 0 && l.held_at_exit) {
-			record_pipeline_save_reported(p->reported.n.suppressed,
-						      p->reported.n.ring_full, l.held_at_exit);
-		}
-	}
+	log_ledger_close(p->ledger);
 	cgroup_cache_free(&p->cgroups);
 	free(p);
 }

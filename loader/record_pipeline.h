@@ -50,10 +50,9 @@ void record_pipeline_drain(struct record_pipeline *p);
 
 /*
  * Mark the drop counts up to suppressed and ring_full as reported, for a
- * restarted daemon to go on from; with the log's records held at exit. The
- * log calls it once a summary is written.
+ * restarted daemon to go on from. The log calls it once a summary is written.
  */
-void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full, uint64_t held_at_exit);
+void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full);
 
 /* Close the sinks and free p; NULL does nothing. */
 void record_pipeline_free(struct record_pipeline *p);

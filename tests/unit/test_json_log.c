@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "json_log.h"
+#include "log_ledger.h"
 #include "record_pipeline.h"
 #include "sample_event.h"
 
@@ -24,10 +25,9 @@
 static unsigned int marks_saved;
 static uint64_t mark_suppressed;
 
-void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full, uint64_t held_at_exit)
+void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full)
 {
 	(void)ring_full;
-	(void)held_at_exit;
 	marks_saved++;
 	mark_suppressed = suppressed;
 }
@@ -74,17 +74,26 @@ static void set_file_limit(rlim_t bytes)
 
 static void short_writes_hold_whole_lines_in_order(void)
 {
-	char dir[] = "/tmp/argguard-json-log-XXXXXX", path[64];
+	char dir[] = "/tmp/argguard-json-log-XXXXXX", path[64], ledger_path[64];
 	struct argguard_event e[10];
 	struct record summary = { .kind = RECORD_SUMMARY,
-				  .losses = { .suppressed = 5 },
+				  .losses = { .suppressed = 5, .log_backlog = 2 },
 				  .mark_suppressed = 77 };
+	struct log_ledger *ledger;
+	uint64_t unsettled;
 	int pids[16], n;
 	struct sink *log;
 
 	if (!mkdtemp(dir))
 		return;
 	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
+	snprintf(ledger_path, sizeof(ledger_path), "%s/ledger", dir);
+	ledger = log_ledger_open(ledger_path, &unsettled);
+	CHECK(ledger && unsettled == 0, "a new ledger carries nothing over");
+	if (!ledger)
+		return;
+	summary.ledger = ledger;
+	log_ledger_took(ledger, 2); /* the two the summary counts lost */
 	log = json_log_open(path);
 	CHECK(log != NULL, "the log opens");
 	if (!log)
@@ -94,9 +103,13 @@ static void short_writes_hold_whole_lines_in_order(void)
 	for (int i = 0; i < 10; i++) {
 		e[i] = sample_event();
 		e[i].pid = 100 + i;
-		send(log, &(struct record){ .kind = RECORD_EXEC, .event = &e[i] });
-		if (i == 1)
+		log_ledger_took(ledger, 1);
+		send(log,
+		     &(struct record){ .kind = RECORD_EXEC, .event = &e[i], .ledger = ledger });
+		if (i == 1) {
+			log_ledger_took(ledger, 1);
 			send(log, &summary);
+		}
 	}
 	CHECK(read_pids(path, pids, 16) == 0, "nothing is written while records are queued");
 	log->ops->flush(log); /* the queue emptied */
@@ -114,13 +127,53 @@ static void short_writes_hold_whole_lines_in_order(void)
 
 		CHECK(pids[i] == expect, "line %d is record %d: %d", i + 1, expect, pids[i]);
 	}
+	log_ledger_close(ledger);
+	ledger = log_ledger_open(ledger_path, &unsettled);
+	CHECK(ledger && unsettled == 0, "once all is written, nothing is carried over: %llu",
+	      (unsigned long long)unsettled);
+	log_ledger_close(ledger);
 	log->ops->close(log);
+	unlink(ledger_path);
 	unlink(path);
 	rmdir(dir);
+}
+
+/* A daemon killed with records unsettled: the next carries them until a summary counts them. */
+static void unsettled_records_carry_over_until_counted(void)
+{
+	char path[] = "/tmp/argguard-ledger-XXXXXX";
+	int fd = mkstemp(path);
+	struct log_ledger *l;
+	uint64_t unsettled;
+
+	if (fd < 0)
+		return;
+	close(fd);
+	l = log_ledger_open(path, &unsettled);
+	CHECK(l && unsettled == 0, "an empty file carries nothing over");
+	if (!l)
+		return;
+	log_ledger_took(l, 5);
+	log_ledger_wrote(l, 2, 1);
+	log_ledger_close(l); /* killed: 2 records never settled */
+	l = log_ledger_open(path, &unsettled);
+	CHECK(l && unsettled == 2 && l->carried == 2, "the next daemon carries 2: %llu",
+	      (unsigned long long)unsettled);
+	if (!l)
+		return;
+	log_ledger_took(l, 1); /* its first summary, which counts the 2 */
+	log_ledger_wrote(l, 1, 2);
+	log_ledger_close(l);
+	l = log_ledger_open(path, &unsettled);
+	CHECK(l && unsettled == 0, "once a written summary counted them, nothing: %llu",
+	      (unsigned long long)unsettled);
+	log_ledger_close(l);
+	unlink(path);
 }
 
 int main(void)
 {
 	short_writes_hold_whole_lines_in_order();
+	unsettled_records_carry_over_until_counted();
 	return check_done();
 }
