@@ -18,6 +18,9 @@ EXECS=${BENCH_EXECS:-2000} # fork+execs per measurement
 OFFENDING_EXECS=${BENCH_OFFENDING_EXECS:-1000}
 STORM_EXECS=${BENCH_STORM_EXECS:-5000}
 STORM_ROUNDS=${BENCH_STORM_ROUNDS:-3}
+# Offending execs a cgroup count, each from the next cgroup round-robin: the
+# daemon's cache (16) never has it. Enough for CPU ticks (10 ms) to resolve.
+CGROUP_EXECS=${BENCH_CGROUP_EXECS:-1000}
 BIG=6000 # argv bytes of an offending exec: over the 4K limit below
 
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies
@@ -340,8 +343,8 @@ bench_cgroups() {
 		done
 		c0=$(cpu_ticks "$pid") d0=$(counter global.deny)
 		s0=$(counter records_dropped.rate_limited) l0=$(counter records_dropped.ring_full)
-		for ((i = 0; i < 100; i++)); do
-			(echo "$BASHPID" >"$CG/bench-cgroups/c$((i * count / 100))/cgroup.procs" &&
+		for ((i = 0; i < CGROUP_EXECS; i++)); do
+			(echo "$BASHPID" >"$CG/bench-cgroups/c$((i * count / CGROUP_EXECS))/cgroup.procs" &&
 				exec "$HELPERS/execsize" "$BIG" 0 /bin/true >/dev/null) || true
 		done
 		counts=$(reconcile global.deny "$d0" "$s0" "$l0" execsize)
