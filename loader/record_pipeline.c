@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -28,8 +29,10 @@
 #include "sink_queue.h"
 #include "units.h"
 
-/* How often, at most, the counters of lost records are read while records flow. */
+/* How often, at most, the counters of lost records are read (and a summary written). */
 #define LOSS_CHECK_INTERVAL_NS 500000000ULL
+/* How long to wait for a record that is reserved but not yet submitted. */
+#define BUSY_RECORD_WAIT_NS 1000000L
 /* How long the sinks get at exit to write what they hold. */
 #define DRAIN_TIMEOUT_NS 3000000000ULL
 
@@ -281,15 +284,24 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 
 int record_pipeline_poll(struct record_pipeline *p, int timeout_ms)
 {
+	uint64_t start = monotonic_ns();
 	int n = ring_buffer__poll(p->rb, timeout_ms);
 
 	if (n < 0)
 		return n;
 	/*
-	 * Reading the counters takes system calls: in a storm, once per
-	 * interval, not once a wakeup. An idle poll returns within timeout_ms.
+	 * Ready, yet nothing to read: the next record is reserved but not yet
+	 * submitted, by a sleepable program that sleeps (reading the new
+	 * stack). Wait a little rather than spin until it is.
 	 */
-	if (!n || monotonic_ns() - p->checked_ns >= LOSS_CHECK_INTERVAL_NS) {
+	if (!n && monotonic_ns() - start < (uint64_t)timeout_ms * 1000000 / 2)
+		nanosleep(&(struct timespec){ .tv_nsec = BUSY_RECORD_WAIT_NS }, NULL);
+	/*
+	 * At most once an interval: reading the counters takes system calls,
+	 * and a summary is a record too, which a sink that loses every record
+	 * loses again, to be summed up in the next.
+	 */
+	if (monotonic_ns() - p->checked_ns >= LOSS_CHECK_INTERVAL_NS) {
 		report_losses(p);
 		p->checked_ns = monotonic_ns();
 	}

@@ -62,6 +62,8 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 	spid=$!
 	sleep 0.5
 	kill -KILL "$pid0"
+	# carried, taken, written, counted: what the next daemon carries over.
+	echo "ledger at the kill: $(od -An -tu8 /run/argguard.ledger | tr -s ' \n' ' ')"
 	wait_restart "$pid0"
 	kill -0 "$spid" 2>/dev/null || fail "the storm ended before the restart: lengthen it"
 	wait "$spid" || fail "an exec got through around the crash: $(cat /tmp/argguard-crash.out)"
