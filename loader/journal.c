@@ -21,29 +21,40 @@ struct entry {
 	char fields[];
 };
 
-/* In the pipeline's thread: the entry's fields, ARGGUARD_<KEY> for each of the record's. */
-static void *journal_prepare(struct sink *s, const struct record *r)
+char *journal_fields(const struct record *r, size_t *len)
 {
-	char *message = record_message(r), priority[16];
+	char *message = record_message(r), priority[16], *fields;
 	struct json_writer w;
-	struct entry *entry;
-	size_t len;
-	char *fields;
 
-	(void)s;
 	record_to_fields(r, &w);
 	if (message)
-		json_field(&w, "MESSAGE", message);
+		json_field2(&w, "MESSAGE", "argguard: ", message);
 	snprintf(priority, sizeof(priority), "%d", record_is_failure(r) ? LOG_WARNING : LOG_NOTICE);
 	json_field(&w, "PRIORITY", priority);
 	json_field(&w, "SYSLOG_IDENTIFIER", "argguard");
-	fields = json_writer_finish(&w, &len);
-	entry = message && fields ? malloc(sizeof(*entry) + len) : NULL;
+	fields = json_writer_finish(&w, len);
+	if (!message) {
+		free(fields);
+		fields = NULL;
+	}
+	free(message);
+	return fields;
+}
+
+/* In the pipeline's thread: the entry's fields. */
+static void *journal_prepare(struct sink *s, const struct record *r)
+{
+	struct entry *entry = NULL;
+	size_t len;
+	char *fields = journal_fields(r, &len);
+
+	(void)s;
+	if (fields)
+		entry = malloc(sizeof(*entry) + len);
 	if (entry) {
 		entry->len = len;
 		memcpy(entry->fields, fields, len);
 	}
-	free(message);
 	free(fields);
 	return entry;
 }

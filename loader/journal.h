@@ -11,4 +11,10 @@
  */
 struct sink *journal_open(void);
 
+/*
+ * The entry's fields for r, each NUL-terminated, one after the other, in
+ * *len bytes; free() it, NULL when out of memory.
+ */
+char *journal_fields(const struct record *r, size_t *len);
+
 #endif /* ARGGUARD_JOURNAL_H */

@@ -292,8 +292,14 @@ void json_fixed3(struct json_writer *w, const char *key, double v)
 
 void json_field(struct json_writer *w, const char *name, const char *text)
 {
+	json_field2(w, name, "", text);
+}
+
+void json_field2(struct json_writer *w, const char *name, const char *prefix, const char *text)
+{
 	put(w, name, strlen(name));
 	put_char(w, '=');
+	put(w, prefix, strlen(prefix));
 	put(w, text, strlen(text));
 	put(w, "", 1);
 }

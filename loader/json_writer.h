@@ -49,7 +49,8 @@ void json_null(struct json_writer *w, const char *key);
 /* v with three decimals. */
 void json_fixed3(struct json_writer *w, const char *key, double v);
 
-/* Fields only: one more field, "NAME=text", as it is. */
+/* Fields only: one more field, "NAME=text" (json_field2: "NAME=prefixtext"), as it is. */
 void json_field(struct json_writer *w, const char *name, const char *text);
+void json_field2(struct json_writer *w, const char *name, const char *prefix, const char *text);
 
 #endif /* ARGGUARD_JSON_WRITER_H */

@@ -17,6 +17,7 @@
 #include "cgroup.h"
 #include "check.h"
 #include "event_json.h"
+#include "journal.h"
 #include "json_writer.h"
 #include "linux_audit.h"
 #include "sample_event.h"
@@ -143,7 +144,7 @@ static const char *field(const char *fields, size_t len, const char *name)
 	return NULL;
 }
 
-static void journal_fields_are_the_json_members(void)
+static void journal_entry_has_the_json_members(void)
 {
 	struct argguard_event e = sample();
 	struct record r;
@@ -157,9 +158,7 @@ static void journal_fields_are_the_json_members(void)
 	snprintf(e.filename, sizeof(e.filename), "/tmp/a\"b\nc");
 	e.head_len = (uint32_t)snprintf(e.head, sizeof(e.head), "/bin/true") + 1;
 	r = (struct record){ .kind = RECORD_EXEC, .event = &e, .cgroup = "/ci/job" };
-	record_to_fields(&r, &w);
-	json_field(&w, "MESSAGE", "argguard: m");
-	f = json_writer_finish(&w, &len);
+	f = journal_fields(&r, &len);
 	CHECK(f != NULL, "the fields format");
 	if (!f)
 		return;
@@ -173,8 +172,12 @@ static void journal_fields_are_the_json_members(void)
 	CHECK((v = field(f, len, "ARGGUARD_CGROUP")) && !strcmp(v, "/ci/job"), "cgroup: %s",
 	      v ? v : "(missing)");
 	CHECK(!field(f, len, "ARGGUARD_RULE_CGROUP"), "a null member gives no field");
-	CHECK((v = field(f, len, "MESSAGE")) && !strcmp(v, "argguard: m"),
-	      "fields added after the record follow it");
+	CHECK((v = field(f, len, "MESSAGE")) &&
+		      !strcmp(v, "argguard: deny exec of /tmp/a\"b\nc (cgroup max_total_bytes, "
+				 "limit 1048576)"),
+	      "MESSAGE says argguard and what it decided: %s", v ? v : "(missing)");
+	CHECK((v = field(f, len, "PRIORITY")) && !strcmp(v, "4"), "a denial is a warning: %s",
+	      v ? v : "(missing)");
 	free(f);
 
 	record_to_fields(&summary, &w);
@@ -334,7 +337,7 @@ int main(void)
 {
 	exec_record_carries_its_cgroup_paths();
 	hostile_bytes_give_valid_utf8_json();
-	journal_fields_are_the_json_members();
+	journal_entry_has_the_json_members();
 	message_names_verdict_file_rule_and_limit();
 	summary_message_gives_losses_by_reason();
 	audit_message_has_the_fields_in_order();

@@ -106,7 +106,9 @@ test_records_a_killed_daemon_held_are_counted_by_the_next() {
 	local limit i dir=/var/log/argguard pid0 held
 	limit=$(live_limit)
 	mount -t tmpfs -o size=64k,mode=0750 tmpfs "$dir"
-	trap "umount -l $dir; reopen_log" EXIT
+	# The restarted daemon's mount namespace (the unit's ReadWritePaths=)
+	# binds the tmpfs itself: no umount reaches it, only a restart does.
+	trap "umount -l $dir; systemctl restart argguard.service" EXIT
 	reopen_log
 	sleep 1
 	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
