@@ -76,6 +76,23 @@ set_config() {
 # What logrotate's postrotate does: the daemon reopens its log, nothing else.
 reopen_log() { systemctl kill --kill-whom=main --signal=USR1 argguard.service; }
 
+# full_log_holds_offending_execs N: the log's file system full (a 64k tmpfs
+# over /var/log/argguard, its space taken by a file "fill"), then N execs
+# over the live limit, each refused, whose records the daemon must hold.
+# The caller's EXIT trap unmounts the tmpfs.
+full_log_holds_offending_execs() {
+	local limit i
+	limit=$(live_limit)
+	mount -t tmpfs -o size=64k,mode=0750 tmpfs /var/log/argguard
+	reopen_log
+	sleep 1
+	head -c 1M /dev/zero >/var/log/argguard/fill 2>/dev/null || true
+	for ((i = 0; i < $1; i++)); do
+		expect E2BIG "exec $i over the limit, the disk full" \
+			"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	done
+}
+
 # cgroup_key SET PATH: a cgroup_rules key (struct argguard_cgroup_key) as bytes.
 cgroup_key() {
 	local set=$1 path=$2 i

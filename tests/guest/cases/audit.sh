@@ -248,18 +248,11 @@ test_one_users_flood_never_holds_back_anothers_record() {
 # The log's file system fills up: the daemon keeps running, holds the records
 # back, and writes them all once space returns.
 test_full_log_filesystem_holds_records_until_space_returns() {
-	local limit i dir=/var/log/argguard written
+	local limit dir=/var/log/argguard written
 	limit=$(live_limit)
-	mount -t tmpfs -o size=64k,mode=0750 tmpfs "$dir"
 	# The daemon holds the file open until it reopens the log.
 	trap "umount -l $dir; reopen_log" EXIT
-	reopen_log
-	sleep 1
-	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
-	for ((i = 0; i < 5; i++)); do
-		expect E2BIG "exec $i over the limit, the disk full" \
-			"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
-	done
+	full_log_holds_offending_execs 5
 	sleep 2
 	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service on a full disk"
 	echo "records written while full: $(log_lines)"

@@ -103,19 +103,11 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 # killed: no code runs at a SIGKILL, but the ledger the killed daemon kept
 # in its mapped file tells the next one, whose first summary counts them.
 test_records_a_killed_daemon_held_are_counted_by_the_next() {
-	local limit i dir=/var/log/argguard pid0 held
-	limit=$(live_limit)
-	mount -t tmpfs -o size=64k,mode=0750 tmpfs "$dir"
+	local i dir=/var/log/argguard pid0 held
 	# The restarted daemon's mount namespace (the unit's ReadWritePaths=)
 	# binds the tmpfs itself: no umount reaches it, only a restart does.
 	trap "umount -l $dir; systemctl restart argguard.service" EXIT
-	reopen_log
-	sleep 1
-	head -c 1M /dev/zero >"$dir/fill" 2>/dev/null || true
-	for ((i = 0; i < 5; i++)); do
-		expect E2BIG "exec $i over the limit, the disk full" \
-			"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
-	done
+	full_log_holds_offending_execs 5
 	sleep 2 # the records reach the log, which holds them
 	pid0=$(daemon_pid)
 	kill -KILL "$pid0"
