@@ -15,12 +15,6 @@
 /* More than a record has: ARGGUARD_<KEY> for each, MESSAGE, PRIORITY, SYSLOG_IDENTIFIER. */
 #define MAX_FIELDS 48
 
-/* A prepared entry: its fields, each NUL-terminated, one after the other. */
-struct entry {
-	size_t len;
-	char fields[];
-};
-
 char *journal_fields(const struct record *r, size_t *len)
 {
 	char *message = record_message(r), priority[16], *fields;
@@ -44,35 +38,20 @@ char *journal_fields(const struct record *r, size_t *len)
 /* In the pipeline's thread: the entry's fields. */
 static void *journal_prepare(struct sink *s, const struct record *r)
 {
-	struct entry *entry = NULL;
-	size_t len;
-	char *fields = journal_fields(r, &len);
-
 	(void)s;
-	if (fields)
-		entry = malloc(sizeof(*entry) + len);
-	if (entry) {
-		entry->len = len;
-		memcpy(entry->fields, fields, len);
-	}
-	free(fields);
-	return entry;
+	return journal_fields(r, NULL);
 }
 
+/* The fields one after the other, up to the empty one that ends them. */
 static int journal_send(struct sink *s, void *item)
 {
-	struct entry *entry = item;
+	char *fields = item;
 	struct iovec iov[MAX_FIELDS];
-	size_t off = 0;
 	int n = 0;
 
 	(void)s;
-	while (off < entry->len && n < MAX_FIELDS) {
-		size_t len = strlen(entry->fields + off);
-
-		iov[n++] = (struct iovec){ .iov_base = entry->fields + off, .iov_len = len };
-		off += len + 1;
-	}
+	for (char *f = fields; *f && n < MAX_FIELDS; f += strlen(f) + 1)
+		iov[n++] = (struct iovec){ .iov_base = f, .iov_len = strlen(f) };
 	return sd_journal_sendv(iov, n);
 }
 

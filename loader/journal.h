@@ -13,7 +13,8 @@ struct sink *journal_open(void);
 
 /*
  * The entry's fields for r, each NUL-terminated, one after the other, in
- * *len bytes; free() it, NULL when out of memory.
+ * *len bytes (len may be NULL), then an empty one; free() it, NULL when out
+ * of memory.
  */
 char *journal_fields(const struct record *r, size_t *len);
 

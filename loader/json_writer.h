@@ -29,7 +29,10 @@ struct json_writer {
 };
 
 void json_writer_init(struct json_writer *w, bool fields);
-/* The text written (fields: NUL-separated), and its length in *len; free() it. */
+/*
+ * The text written (fields: each NUL-terminated), and its length in *len
+ * (len may be NULL); a NUL follows it. free() it.
+ */
 char *json_writer_finish(struct json_writer *w, size_t *len);
 
 /*

@@ -53,9 +53,8 @@ struct record_pipeline {
 	int drops_fd;
 	int uid_buckets_fd;
 	struct uid_counts uids; /* as the last summary left them */
-	uint64_t malformed; /* records shorter than an event, or that could not be formatted */
-	uint64_t
-		held_at_exit; /* what the last daemon's log never settled, which this one reports */
+	uint64_t malformed; /* records shorter than an event */
+	uint64_t held_at_exit; /* what the last daemon's log never settled: reported here */
 	struct log_ledger *ledger;
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;

@@ -62,6 +62,16 @@ static void send_one(struct sink_queue *q)
 	q->failing = err != 0;
 }
 
+/* Called with q->lock held: op (flush or reopen, if the sink has it) without it. */
+static void call_unlocked(struct sink_queue *q, void (*op)(struct sink *s))
+{
+	if (!op)
+		return;
+	pthread_mutex_unlock(&q->lock);
+	op(q->sink);
+	pthread_mutex_lock(&q->lock);
+}
+
 static void *sink_thread(void *arg)
 {
 	struct sink_queue *q = arg;
@@ -73,30 +83,20 @@ static void *sink_thread(void *arg)
 		if (!q->n && q->unflushed) {
 			/* What the sink gathered while records were queued: out now. */
 			q->unflushed = false;
-			pthread_mutex_unlock(&q->lock);
-			if (s->ops->flush)
-				s->ops->flush(s);
-			pthread_mutex_lock(&q->lock);
+			call_unlocked(q, s->ops->flush);
 			continue;
 		}
 		if (!q->n && !q->sending)
 			pthread_cond_broadcast(&q->idle);
 		if (!q->n && !q->reopen && !q->stopping) {
 			timespec_at(monotonic_ns() + FLUSH_INTERVAL_NS, &until);
-			if (pthread_cond_timedwait(&q->wake, &q->lock, &until) == ETIMEDOUT &&
-			    s->ops->flush) {
-				pthread_mutex_unlock(&q->lock);
-				s->ops->flush(s);
-				pthread_mutex_lock(&q->lock);
-			}
+			if (pthread_cond_timedwait(&q->wake, &q->lock, &until) == ETIMEDOUT)
+				call_unlocked(q, s->ops->flush);
 			continue;
 		}
 		if (q->reopen) {
 			q->reopen = false;
-			pthread_mutex_unlock(&q->lock);
-			if (s->ops->reopen)
-				s->ops->reopen(s);
-			pthread_mutex_lock(&q->lock);
+			call_unlocked(q, s->ops->reopen);
 			continue;
 		}
 		if (!q->n)
