@@ -147,8 +147,8 @@ static void warn_if_unprivileged_bpf(void)
 
 /* What of kernel-patches/ this kernel carries, as its BTF tells. */
 struct kernel_features {
-	bool exact_sizes; /* linux_binprm.orig_argc and the sizes (patch 3) */
-	bool kernel_head; /* bpf_bprm_read_argv() (patch 5) */
+	bool exact_sizes; /* linux_binprm.orig_argc and the sizes (patch 4) */
+	bool kernel_head; /* bpf_bprm_read_argv() (patch 4) */
 	bool compat; /* 32-bit execs: IA32_EMULATION's __ia32_compat_sys_execve() */
 };
 

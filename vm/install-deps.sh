@@ -5,8 +5,9 @@
 set -euo pipefail
 
 PACKAGES=(
-	# guest kernel: the source, and what builds it with BTF
-	linux-source-6.1 build-essential bc bison flex libelf-dev libssl-dev dwarves
+	# guest kernels: the sources (6.1, and 6.12 from the security suite), and
+	# what builds them with BTF
+	linux-source-6.1 linux-source-6.12 build-essential bc bison flex libelf-dev libssl-dev dwarves
 	cpio kmod rsync xz-utils git
 	# guest: root file system and emulator
 	debootstrap e2fsprogs qemu-system-x86

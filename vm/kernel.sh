@@ -1,32 +1,43 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the guest kernel: Debian's linux-source-6.1 plus kernel-patches/series,
-# configured from vm/kernel.config. Prints the directory holding bzImage,
-# config, vmlinux.h and the series' selftests. The result is cached under a hash of the tarball, the
-# patches, the fragment and this script; unchanged inputs are never rebuilt.
+# Build a guest kernel: Debian's linux-source-VERSION plus
+# kernel-patches/VERSION/series, configured from vm/kernel.config and, if it
+# exists, vm/kernel-VERSION.config. Prints the directory holding bzImage,
+# config, vmlinux.h and the series' selftests. The result is cached under a
+# hash of the tarball, the patches, the fragments and this script; unchanged
+# inputs are never rebuilt. Each version has its own source and O= tree.
 #
-# usage: vm/kernel.sh [--stock | --prefix N]
+# usage: vm/kernel.sh [--version 6.1|6.12] [--stock | --prefix N]
+#   --version V  the kernel to build: 6.1 (the default) or 6.12
 #   --stock      build without the patch series
 #   --prefix N   build with only the first N patches of the series
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-TARBALL=${ARGGUARD_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-FRAGMENT=$ARGGUARD_ROOT/vm/kernel.config
-PATCHES=$ARGGUARD_ROOT/kernel-patches
-WORK=$ARGGUARD_CACHE/linux
-SRC=$WORK/src # a git tree: tag "pristine" is the tarball, as unpacked
-OUT=$WORK/build # one O= tree, so a changed input rebuilds only what it touches
+VERSIONS=(6.1 6.12)
 # LOCALVERSION= keeps the "+" of a git source tree out of the release name.
 SELFTESTS=(exec/arg_limits)
-MAKE=(make -C "$SRC" O="$OUT" ARCH=x86_64 LOCALVERSION= -j"$(nproc)")
+
+# Set the paths for one kernel version.
+use_version() {
+	VERSION=$1
+	TARBALL=/usr/src/linux-source-$VERSION.tar.xz
+	FRAGMENTS=("$ARGGUARD_ROOT/vm/kernel.config")
+	[[ -f $ARGGUARD_ROOT/vm/kernel-$VERSION.config ]] &&
+		FRAGMENTS+=("$ARGGUARD_ROOT/vm/kernel-$VERSION.config")
+	PATCHES=$ARGGUARD_ROOT/kernel-patches/$VERSION
+	WORK=$ARGGUARD_CACHE/linux-$VERSION
+	SRC=$WORK/src # a git tree: tag "pristine" is the tarball, as unpacked
+	OUT=$WORK/build # one O= tree, so a changed input rebuilds only what it touches
+	MAKE=(make -C "$SRC" O="$OUT" ARCH=x86_64 LOCALVERSION= -j"$(nproc)")
+}
 
 series_files() {
 	local p
 	while read -r p; do
 		[[ -z $p || $p == \#* ]] && continue
-		[[ -f $PATCHES/$p ]] || die "kernel-patches/series names a missing patch: $p"
+		[[ -f $PATCHES/$p ]] || die "kernel-patches/$VERSION/series names a missing patch: $p"
 		printf '%s\n' "$PATCHES/$p"
 	done <"$PATCHES/series"
 }
@@ -61,11 +72,12 @@ apply_series() {
 	done
 }
 
-# allnoconfig with the fragment forced in, then check that nothing we need was
+# allnoconfig with the fragments forced in, then check that nothing we need was
 # dropped: BPF_LSM, for one, vanishes silently when a dependency is missing.
 configure() {
-	local line sym lost=()
-	"${MAKE[@]}" -s KCONFIG_ALLCONFIG="$FRAGMENT" allnoconfig
+	local line sym lost=() fragment=$WORK/fragment.config
+	cat "${FRAGMENTS[@]}" >"$fragment"
+	"${MAKE[@]}" -s KCONFIG_ALLCONFIG="$fragment" allnoconfig
 	"${MAKE[@]}" -s olddefconfig
 	while IFS= read -r line; do
 		case $line in
@@ -78,7 +90,7 @@ configure() {
 			! grep -q "^$sym=" "$OUT/.config" || lost+=("$sym (wanted off)")
 			;;
 		esac
-	done <"$FRAGMENT"
+	done <"$fragment"
 	((${#lost[@]} == 0)) || die "kernel config dropped required symbols: ${lost[*]}"
 }
 
@@ -86,14 +98,27 @@ build() {
 	"${MAKE[@]}" -s bzImage
 }
 
-# The series' kselftests, built against this tree's harness to run in the guest.
+# The series' kselftests, built against this tree's harness to run in the
+# guest: native, and as static i386 programs (NAME_32) whose execs take the
+# compat entry points.
 build_selftests() {
-	local dest=$1 t
+	local dest=$1 t src
 	mkdir -p "$dest"
 	for t in "${SELFTESTS[@]}"; do
-		[[ -f $SRC/tools/testing/selftests/$t.c ]] || continue
-		gcc -Wall -O2 -D_GNU_SOURCE -o "$dest/${t##*/}" "$SRC/tools/testing/selftests/$t.c"
+		src=$SRC/tools/testing/selftests/$t.c
+		[[ -f $src ]] || continue
+		gcc -Wall -O2 -D_GNU_SOURCE -o "$dest/${t##*/}" "$src"
+		gcc -Wall -O2 -D_GNU_SOURCE -m32 -static -o "$dest/${t##*/}_32" "$src"
 	done
+}
+
+# kunit.py from this tree, for a tree with the exec KUnit suite: it boots
+# this very bzImage with kunit.enable=1 (tests/kunit.sh).
+export_kunit() {
+	local dest=$1
+	[[ -f $SRC/fs/tests/exec_kunit.c ]] || return 0
+	mkdir -p "$dest/tools/testing"
+	cp -r "$SRC/tools/testing/kunit" "$dest/tools/testing/"
 }
 
 export_artefacts() {
@@ -103,21 +128,31 @@ export_artefacts() {
 	cp "$OUT/arch/x86/boot/bzImage" "$OUT/.config" "$OUT/System.map" "$tmp/"
 	git -C "$SRC" log --oneline pristine..HEAD >"$tmp/patches"
 	build_selftests "$tmp/selftests"
+	export_kunit "$tmp/kunit"
 	bpftool btf dump file "$OUT/vmlinux" format c >"$tmp/vmlinux.h"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"
 }
 
 main() {
-	local stock=0 prefix= tarsum key dest
+	local stock=0 prefix='' version=6.1 tarsum key dest
 	local -a patches=()
-	case ${1:-} in
-	--stock) stock=1 ;;
-	--prefix) prefix=${2:-} ;;
-	"") ;;
-	*) die "usage: vm/kernel.sh [--stock | --prefix N]" ;;
-	esac
-	[[ -f $TARBALL ]] || die "missing $TARBALL: install the linux-source-6.1 package"
+	while (($#)); do
+		case $1 in
+		--version | --prefix)
+			(($# > 1)) || die "$1 needs a value"
+			[[ $1 == --version ]] && version=$2 || prefix=$2
+			shift
+			;;
+		--stock) stock=1 ;;
+		*) die "usage: vm/kernel.sh [--version 6.1|6.12] [--stock | --prefix N]" ;;
+		esac
+		shift
+	done
+	[[ " ${VERSIONS[*]} " == *" $version "* ]] ||
+		die "--version takes one of ${VERSIONS[*]}, got '$version'"
+	use_version "$version"
+	[[ -f $TARBALL ]] || die "missing $TARBALL: install the linux-source-$VERSION package"
 	((stock)) || mapfile -t patches < <(series_files)
 	if [[ -n $prefix ]]; then
 		[[ $prefix =~ ^[0-9]+$ ]] && ((prefix <= ${#patches[@]})) ||
@@ -126,8 +161,8 @@ main() {
 	fi
 
 	tarsum=$(sha256sum <"$TARBALL" | cut -c1-64)
-	key=$( (printf '%s\n' "$tarsum"; cat "$0" "$FRAGMENT" "${patches[@]}") | sha256sum | cut -c1-16)
-	((stock)) && key=stock-$key || key=patched-$key
+	key=$( (printf '%s\n' "$tarsum"; cat "$0" "${FRAGMENTS[@]}" "${patches[@]}") | sha256sum | cut -c1-16)
+	((stock)) && key=stock-$VERSION-$key || key=patched-$VERSION-$key
 	dest=$ARGGUARD_CACHE/kernel/$key
 	if [[ -f $dest/bzImage ]]; then
 		log "kernel $key is cached"
@@ -144,7 +179,7 @@ main() {
 		return
 	fi
 	step "unpack kernel source" unpack_tarball "$tarsum"
-	step "apply kernel-patches/series" apply_series "${patches[@]}"
+	step "apply kernel-patches/$VERSION/series" apply_series "${patches[@]}"
 	step "configure kernel" configure
 	step "build kernel $key" build
 	step "export kernel artefacts" export_artefacts "$dest"

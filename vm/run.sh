@@ -127,7 +127,13 @@ install_argguard() {
 	install -m 0755 "${GUEST_HELPERS[@]/#/$BUILD/tests/}" "$tests/bin/"
 	install -D -m 0644 "$BUILD/argguard.deb" "$tests/debs/argguard.deb"
 	mkdir -p "$tests/kselftests"
-	[[ ! -d $KERNEL/selftests ]] || cp -r "$KERNEL/selftests/." "$tests/kselftests/"
+	# The kernel's own series selftests, or else the build's (a stock kernel
+	# has none: there they must skip).
+	if [[ -d $KERNEL/selftests ]]; then
+		cp -r "$KERNEL/selftests/." "$tests/kselftests/"
+	elif [[ -d $BUILD/kselftests ]]; then
+		cp -r "$BUILD/kselftests/." "$tests/kselftests/"
+	fi
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'

@@ -132,6 +132,27 @@ set_rule_field() {
 }
 
 # The live global max_total_bytes, read back from the pinned map with bpftool.
+# run_kselftest NAME: run the series' kselftest NAME (and NAME_32, its i386
+# build) with argguard's own limit lifted, and print its TAP; then prints, as
+# the last line, "PASSED SKIPPED FAILED EXIT" summed over both.
+KSELFTESTS=/usr/lib/argguard/tests/kselftests
+run_kselftest() {
+	local name=$1 bin out old passed=0 skipped=0 failed=0 status=0 n
+	old=$(live_limit)
+	bpftool_set_limit 0 # the tests exec up to the kernel's own limits
+	for bin in "$KSELFTESTS/$name" "$KSELFTESTS/${name}_32"; do
+		[[ -x $bin ]] || { echo "missing $bin"; failed=$((failed + 1)); continue; }
+		out=$("$bin" 2>&1) || status=$?
+		echo "$out" | sed 's/^/  /'
+		n=$(grep -cE '^ok [0-9]+ .*# SKIP' <<<"$out" || true)
+		skipped=$((skipped + n))
+		passed=$((passed + $(grep -cE '^ok [0-9]+ ' <<<"$out" || true) - n))
+		failed=$((failed + $(grep -cE '^not ok [0-9]+ ' <<<"$out" || true)))
+	done
+	bpftool_set_limit "$old"
+	echo "$passed $skipped $failed $status"
+}
+
 live_limit() { rule_json global_rules $(le 4 "$(active_set)") | jq -r .max_total_bytes; }
 
 # Write the global max_total_bytes through bpftool, as an admin would.
