@@ -20,12 +20,12 @@ main() {
 	rm -rf "$out"
 	mkdir -p "$build/arch/x86/boot"
 	ln -s "$kernel/bzImage" "$build/arch/x86/boot/bzImage"
-	cp "$kernel/config" "$build/.config"
+	cp "$kernel/.config" "$build/.config"
 	printf 'CONFIG_KUNIT=y\nCONFIG_EXEC_KUNIT_TEST=y\n' >"$build/.kunitconfig"
 
-	/usr/bin/python3 "$kernel/kunit/tools/testing/kunit/kunit.py" exec --arch x86_64 \
-		--build_dir "$build" --kernel_args kunit.enable=1 --timeout 300 \
-		--json "$out/results.json" "$SUITE" | tee "$out/kunit.log" || rc=$?
+	/usr/bin/python3 "$kernel/kunit/tools/testing/kunit/kunit.py" exec "$SUITE" \
+		--arch x86_64 --build_dir "$build" --timeout 300 \
+		--json="$out/results.json" | tee "$out/kunit.log" || rc=$?
 	((rc == 0)) || { echo "kunit.sh: kunit.py exited $rc" >&2; return 1; }
 
 	summary=$(jq -r '[.. | objects | .test_cases? // empty | .[]] |
