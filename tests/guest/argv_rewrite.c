@@ -2,9 +2,11 @@
 /*
  * argv_rewrite FILE ORIGINAL REWRITTEN PAD_BYTES: exec FILE with the
  * arguments ORIGINAL and PAD_BYTES bytes of padding, and hold the exec at
- * its open with a fanotify permission event: after the kernel copied argv,
- * before any LSM reads it. While it is held, another thread overwrites
- * ORIGINAL in this process's memory with REWRITTEN (the same length).
+ * its first read of FILE with a fanotify permission event: after the kernel
+ * copied argv, before any LSM reads it. While it is held, another thread
+ * overwrites ORIGINAL in this process's memory with REWRITTEN (the same
+ * length). The read, not the open: 6.12's execve() opens FILE before it
+ * copies argv (6.1's after), so a hold at the open would come too early.
  *
  * Exits with the errno the exec failed with, 125 on a setup failure; a
  * successful exec runs FILE. Needs CAP_SYS_ADMIN for fanotify.
@@ -63,7 +65,7 @@ int main(int argc, char **argv)
 	memset(padding, 'p', pad);
 	padding[pad] = '\0';
 	fan = fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY);
-	if (fan < 0 || fanotify_mark(fan, FAN_MARK_ADD, FAN_OPEN_EXEC_PERM, AT_FDCWD, argv[1])) {
+	if (fan < 0 || fanotify_mark(fan, FAN_MARK_ADD, FAN_ACCESS_PERM, AT_FDCWD, argv[1])) {
 		perror("argv_rewrite: fanotify");
 		free(padding);
 		return 125;
