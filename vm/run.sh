@@ -129,7 +129,7 @@ install_argguard() {
 	mkdir -p "$tests/kselftests"
 	# The kernel's own series selftests, or else the build's (a stock kernel
 	# has none: there they must skip).
-	if [[ -d $KERNEL/selftests ]]; then
+	if compgen -G "$KERNEL/selftests/*" >/dev/null; then
 		cp -r "$KERNEL/selftests/." "$tests/kselftests/"
 	elif [[ -d $BUILD/kselftests ]]; then
 		cp -r "$BUILD/kselftests/." "$tests/kselftests/"
