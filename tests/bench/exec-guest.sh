@@ -202,6 +202,18 @@ bench_overhead() {
 	done
 }
 
+# 1b. The kernel's own exec cost, with no BPF program loaded: run on the
+# stock and the patched kernel, it compares the two (the series must cost
+# nothing when unused).
+bench_kernel() {
+	local r
+	argguard_off
+	loop 200 0 >/dev/null # warm up
+	for ((r = 1; r <= ROUNDS; r++)); do
+		measure none "$r"
+	done
+}
+
 # reconcile KEY D0 S0 L0 COMM: once a run is over, its decisions, and the
 # suppressed and lost records, are final in the counters; wait until the
 # daemon has logged the rest. Prints "decisions logged suppressed lost" and
