@@ -212,6 +212,7 @@ bench_kernel() {
 	for ((r = 1; r <= ROUNDS; r++)); do
 		measure none "$r"
 	done
+	systemctl start argguard.service
 }
 
 # reconcile KEY D0 S0 L0 COMM: once a run is over, its decisions, and the
