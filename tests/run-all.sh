@@ -35,6 +35,7 @@ main() {
 	cmake --build "$build" -j"$(nproc)"
 	rm -f "$build"/vm-*.tap
 	"$root/vm/rootfs.sh" >/dev/null # cached; built here, not by two guests at once
+	"$root/vm/cache-prune.sh" # what this run did not use, for the disk's sake
 	# Two tests at a time: a guest spends much of its run waiting on timers and
 	# its own boot, so two share the 2 cores CI has well.
 	ctest --test-dir "$build" --output-on-failure -j2 || rc=$?

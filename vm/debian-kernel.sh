@@ -91,6 +91,7 @@ main() {
 	dest=$ARGGUARD_CACHE/debian-kernel/${resolved%%=*}-$key
 	if [[ -f $dest/bzImage ]]; then
 		log "Debian kernel $resolved is cached"
+		cache_used "$dest"
 		printf '%s\n' "$dest"
 		return
 	fi

@@ -164,17 +164,20 @@ main() {
 	key=$( (printf '%s\n' "$tarsum"; cat "$0" "${FRAGMENTS[@]}" "${patches[@]}") | sha256sum | cut -c1-16)
 	((stock)) && key=stock-$VERSION-$key || key=patched-$VERSION-$key
 	dest=$ARGGUARD_CACHE/kernel/$key
+	mkdir -p "$WORK"
+	cache_used "$WORK" # kept for the next build of this version
 	if [[ -f $dest/bzImage ]]; then
 		log "kernel $key is cached"
+		cache_used "$dest"
 		printf '%s\n' "$dest"
 		return
 	fi
 
-	mkdir -p "$WORK"
 	exec 9>"$WORK/lock"
 	flock 9
 	if [[ -f $dest/bzImage ]]; then # built while we waited for the lock
 		log "kernel $key is cached"
+		cache_used "$dest"
 		printf '%s\n' "$dest"
 		return
 	fi

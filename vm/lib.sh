@@ -31,3 +31,9 @@ content_hash() {
 		sha256sum <"$f"
 	done | sha256sum | cut -c1-16
 }
+
+# cache_used DIR: mark a cache entry as used by this run (its mtime), so that
+# vm/cache-prune.sh keeps it.
+cache_used() {
+	touch "$1"
+}

@@ -58,6 +58,7 @@ main() {
 	dest=$ARGGUARD_CACHE/rootfs/$key
 	if [[ -d $dest/root ]]; then
 		log "rootfs $key is cached"
+		cache_used "$dest"
 		printf '%s\n' "$dest/root"
 		return
 	fi
