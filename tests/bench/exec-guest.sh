@@ -87,7 +87,7 @@ setup() {
 loop() {
 	(
 		echo "$BASHPID" >"$LOOP_CG/cgroup.procs"
-		exec "$T/execloop" "$1" "$2" "$T/bench_noop"
+		exec setarch -R "$T/execloop" "$1" "$2" "$T/bench_noop"
 	)
 }
 
