@@ -139,7 +139,7 @@ int run_daemon(const struct run_opts *opts)
 			.drops = programs_map_fd(progs, PIN_DROPS),
 			.uid_buckets = programs_map_fd(progs, PIN_UID_BUCKETS),
 		},
-		sinks, n_sinks, earlier_pins);
+		sinks, n_sinks, earlier_pins, opts->log_path);
 	if (!records) {
 		err = -1;
 		goto out_destroy;

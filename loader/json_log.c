@@ -49,7 +49,7 @@ struct json_log {
 	 * anything is pending.
 	 */
 	char batch[BATCH_BYTES];
-	size_t batch_len;
+	size_t batch_len, batch_lines;
 	/* The batch's summary, if any (one at most), and where its line ends. */
 	struct log_mark batch_mark;
 	size_t summary_end;
@@ -84,9 +84,57 @@ static struct log_item *new_item(const char *line, size_t len, const struct log_
  */
 static void written(struct log_ledger *ledger, uint64_t lines, const struct log_mark *mark)
 {
-	log_ledger_wrote(ledger, lines, mark ? mark->counted_lost : 0);
 	if (mark && mark->summary)
 		record_pipeline_save_reported(mark->suppressed, mark->ring_full);
+	log_ledger_wrote(ledger, lines, mark ? mark->counted_lost : 0);
+}
+
+/*
+ * Tell the ledger, before a write of lines (len bytes; mark's summary line
+ * ending summary_end bytes in, or 0), what the next daemon is to settle
+ * should this one be killed in it.
+ */
+static void announce_write(const struct json_log *log, struct log_ledger *ledger, size_t lines,
+			   size_t len, size_t summary_end, const struct log_mark *mark)
+{
+	log_ledger_begin_write(ledger, log->fd, lines, len, summary_end, mark->counted_lost,
+			       &(struct log_ledger_mark){ mark->suppressed, mark->ring_full });
+}
+
+/*
+ * A daemon killed in a write may have left half a line at the end: cut it,
+ * so that the next record starts a line of its own. (Its record counts as
+ * lost: the ledger settles only whole lines.)
+ */
+static void cut_partial_line(int fd, const char *path)
+{
+	char buf[4096];
+	struct stat st;
+	off_t end;
+	ssize_t n;
+
+	if (fstat(fd, &st) || st.st_size == 0)
+		return;
+	for (end = st.st_size; end > 0; end -= n) {
+		n = end < (off_t)sizeof(buf) ? end : (off_t)sizeof(buf);
+		if (pread(fd, buf, n, end - n) != n)
+			return;
+		for (ssize_t i = n - 1; i >= 0; i--) {
+			if (buf[i] != '\n')
+				continue;
+			if (end - n + i + 1 == st.st_size)
+				return; /* whole lines only */
+			end = end - n + i + 1;
+			goto cut;
+		}
+	}
+	end = 0;
+cut:
+	if (ftruncate(fd, end))
+		log_error("failed to cut a partial record from %s: %s", path, strerror(errno));
+	else
+		log_info("%s: cut %lld bytes of a record a killed daemon left half-written", path,
+			 (long long)(st.st_size - end));
 }
 
 /*
@@ -96,7 +144,8 @@ static void written(struct log_ledger *ledger, uint64_t lines, const struct log_
 static int open_log(const char *path)
 {
 	struct group *adm = getgrnam("adm");
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	/* Read too: cut_partial_line(). */
+	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 
 	if (fd < 0) {
 		log_error("failed to open log %s: %s", path, strerror(errno));
@@ -110,6 +159,7 @@ static int open_log(const char *path)
 		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
 	if (fchmod(fd, 0640))
 		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
+	cut_partial_line(fd, path);
 	return fd;
 }
 
@@ -134,17 +184,22 @@ static void json_log_reopen(struct sink *s)
  */
 static bool append_line(struct json_log *log, const struct log_item *item)
 {
-	ssize_t n = write(log->fd, item->line, item->len);
+	ssize_t n;
 	off_t after;
 
+	announce_write(log, item->ledger, 1, item->len, item->mark.summary ? item->len : 0,
+		       &item->mark);
+	n = write(log->fd, item->line, item->len);
 	if (n == (ssize_t)item->len) {
 		written(item->ledger, 1, &item->mark);
+		log_ledger_end_write(item->ledger);
 		return true;
 	}
 	/* O_APPEND: the short write ended at the end of the file. */
 	after = n > 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
 	if (after >= n && ftruncate(log->fd, after - n))
 		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
+	log_ledger_end_write(item->ledger);
 	if (!log->write_errors++ || log->n_pending == 0)
 		log_error("failed to write %s: %s; holding records until it can be written",
 			  log->path, n < 0 ? strerror(errno) : "short write");
@@ -227,6 +282,8 @@ static void write_batch(struct json_log *log)
 
 	if (!log->batch_len)
 		return;
+	announce_write(log, log->ledger, log->batch_lines, log->batch_len, log->summary_end,
+		       &log->batch_mark);
 	n = write(log->fd, log->batch, log->batch_len);
 	if (n == (ssize_t)log->batch_len) {
 		done = log->batch_len;
@@ -248,6 +305,7 @@ static void write_batch(struct json_log *log)
 		lines += log->batch[i] == '\n';
 	written(log->ledger, lines,
 		log->summary_end && done >= log->summary_end ? &log->batch_mark : NULL);
+	log_ledger_end_write(log->ledger);
 	for (size_t at = done; at < log->batch_len; at = next) {
 		next = (char *)memchr(log->batch + at, '\n', log->batch_len - at) - log->batch + 1;
 		hold_copy(log, log->batch + at, next - at,
@@ -255,6 +313,7 @@ static void write_batch(struct json_log *log)
 			  log->ledger);
 	}
 	log->batch_len = 0;
+	log->batch_lines = 0;
 	log->summary_end = 0;
 }
 
@@ -277,6 +336,7 @@ static int json_log_send(struct sink *s, void *it)
 	}
 	memcpy(log->batch + log->batch_len, item->line, item->len);
 	log->batch_len += item->len;
+	log->batch_lines++;
 	log->ledger = item->ledger;
 	if (item->mark.summary) {
 		log->summary_end = log->batch_len;

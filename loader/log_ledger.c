@@ -5,17 +5,75 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
 
-struct log_ledger *log_ledger_open(const char *path, uint64_t *unsettled)
+/* Whole lines in the log file's bytes [from, to). */
+static uint64_t count_lines(int fd, uint64_t from, uint64_t to)
+{
+	char buf[16384];
+	uint64_t lines = 0;
+	ssize_t n;
+
+	for (; from < to; from += n) {
+		n = pread(fd, buf, to - from < sizeof(buf) ? to - from : sizeof(buf), from);
+		if (n <= 0)
+			break;
+		for (ssize_t i = 0; i < n; i++)
+			lines += buf[i] == '\n';
+	}
+	return lines;
+}
+
+/*
+ * The last daemon died in a write to the log, before counting it: what of
+ * the write is in the file now is written, and a summary line that made it
+ * in settles what it counted and brings its mark. A file that is gone or
+ * another (rotated away) settles nothing: its records count as lost, more
+ * than were, rather than fewer.
+ */
+static void settle_cut_write(struct log_ledger *l, const char *log_path,
+			     struct log_ledger_carry *carry)
+{
+	const struct log_ledger_write *w = &l->writing;
+	int fd = open(log_path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint64_t lines, end;
+
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && (uint64_t)st.st_dev == w->dev && (uint64_t)st.st_ino == w->ino) {
+		end = (uint64_t)st.st_size < w->start + w->len ? (uint64_t)st.st_size
+							       : w->start + w->len;
+		lines = count_lines(fd, w->start, end);
+		if (lines > w->lines)
+			lines = w->lines;
+		if (l->written == w->written_before)
+			l->written += lines;
+		if (w->summary_end && end >= w->start + w->summary_end) {
+			if (l->counted == w->counted_before)
+				l->counted += w->counted_lost;
+			carry->has_mark = true; /* saved again, if it was: the same mark */
+			carry->mark = w->mark;
+		}
+		log_info("%s: the last daemon was killed in a write of %llu lines, %llu of which "
+			 "are in",
+			 log_path, (unsigned long long)w->lines, (unsigned long long)lines);
+	}
+	close(fd);
+}
+
+struct log_ledger *log_ledger_open(const char *path, const char *log_path,
+				   struct log_ledger_carry *carry)
 {
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	struct log_ledger *l = MAP_FAILED;
 	uint64_t settled;
 
-	*unsettled = 0;
+	*carry = (struct log_ledger_carry){ 0 };
+	/* A ledger from an older build, without ->writing, grows by zeros: no write under way. */
 	if (fd >= 0 && !ftruncate(fd, sizeof(*l)))
 		l = mmap(NULL, sizeof(*l), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (l == MAP_FAILED) {
@@ -26,10 +84,12 @@ struct log_ledger *log_ledger_open(const char *path, uint64_t *unsettled)
 		return NULL;
 	}
 	close(fd);
+	if (l->writing.lines)
+		settle_cut_write(l, log_path, carry);
 	settled = l->written + l->counted;
 	if (l->carried + l->taken > settled) /* else nothing, or a file that does not add up */
-		*unsettled = l->carried + l->taken - settled;
-	*l = (struct log_ledger){ .carried = *unsettled };
+		carry->unsettled = l->carried + l->taken - settled;
+	*l = (struct log_ledger){ .carried = carry->unsettled };
 	return l;
 }
 
@@ -45,6 +105,35 @@ void log_ledger_wrote(struct log_ledger *l, uint64_t records, uint64_t counted_l
 		return;
 	__atomic_fetch_add(&l->written, records, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&l->counted, counted_lost, __ATOMIC_RELAXED);
+}
+
+void log_ledger_begin_write(struct log_ledger *l, int fd, uint64_t lines, uint64_t len,
+			    uint64_t summary_end, uint64_t counted_lost,
+			    const struct log_ledger_mark *mark)
+{
+	struct stat st;
+
+	if (!l || fstat(fd, &st))
+		return;
+	l->writing = (struct log_ledger_write){
+		.written_before = __atomic_load_n(&l->written, __ATOMIC_RELAXED),
+		.counted_before = __atomic_load_n(&l->counted, __ATOMIC_RELAXED),
+		.dev = st.st_dev,
+		.ino = st.st_ino,
+		.start = st.st_size, /* O_APPEND, and the log's only writer */
+		.len = len,
+		.summary_end = summary_end,
+		.counted_lost = counted_lost,
+		.mark = mark ? *mark : (struct log_ledger_mark){ 0 },
+	};
+	/* Last, once the rest is in place: lines says a write is under way. */
+	__atomic_store_n(&l->writing.lines, lines, __ATOMIC_RELEASE);
+}
+
+void log_ledger_end_write(struct log_ledger *l)
+{
+	if (l)
+		__atomic_store_n(&l->writing.lines, 0, __ATOMIC_RELEASE);
 }
 
 void log_ledger_close(struct log_ledger *l)

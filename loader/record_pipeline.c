@@ -241,8 +241,9 @@ static void report_losses(struct record_pipeline *p)
 
 struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 					    struct sink *const *sinks, unsigned int n_sinks,
-					    bool earlier_pins)
+					    bool earlier_pins, const char *log_path)
 {
+	struct log_ledger_carry carry;
 	struct record_pipeline *p = calloc(1, sizeof(*p) + n_sinks * sizeof(struct sink *));
 
 	if (!p) {
@@ -272,12 +273,16 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	}
 	read_losses(p, &p->reported);
 	read_uid_counts(p->uid_buckets_fd, &p->uids);
-	if (earlier_pins)
-		load_reported(p);
-	else /* new maps, new counters: an older mark would hide their first drops */
-		record_pipeline_save_reported(p->reported.n.suppressed, p->reported.n.ring_full);
 	/* Reported in the first summary: what the last daemon's log never settled. */
-	p->ledger = log_ledger_open(ARGGUARD_LEDGER, &p->held_at_exit);
+	p->ledger = log_ledger_open(ARGGUARD_LEDGER, log_path, &carry);
+	p->held_at_exit = carry.unsettled;
+	if (earlier_pins) {
+		if (carry.has_mark) /* a summary it wrote as it was killed */
+			record_pipeline_save_reported(carry.mark.suppressed, carry.mark.ring_full);
+		load_reported(p);
+	} else { /* new maps, new counters: an older mark would hide their first drops */
+		record_pipeline_save_reported(p->reported.n.suppressed, p->reported.n.ring_full);
+	}
 	return p;
 }
 

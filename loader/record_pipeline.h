@@ -27,12 +27,14 @@ struct record_maps {
  * Records from the ring buffer to the sinks, in their order; the pipeline
  * takes the sinks over, and closes them when it is freed (or now, if it
  * fails). earlier_pins: the maps were adopted, so the first summary goes
- * on from the last daemon's (ARGGUARD_REPORTED). NULL, with the reason
- * logged, if the ring buffer cannot be opened.
+ * on from the last daemon's (ARGGUARD_REPORTED). log_path: the JSON log,
+ * where the ledger (ARGGUARD_LEDGER) settles a write the last daemon was
+ * killed in. NULL, with the reason logged, if the ring buffer cannot be
+ * opened.
  */
 struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 					    struct sink *const *sinks, unsigned int n_sinks,
-					    bool earlier_pins);
+					    bool earlier_pins, const char *log_path);
 
 /*
  * Wait up to timeout_ms for records and pass them on; then have the sinks

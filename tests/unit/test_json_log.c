@@ -7,6 +7,7 @@
  * its line is in the file.
  */
 #define _GNU_SOURCE /* mkdtemp() */
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <signal.h>
 #include <stdio.h>
@@ -80,7 +81,7 @@ static void short_writes_hold_whole_lines_in_order(void)
 				  .losses = { .suppressed = 5, .log_backlog = 2 },
 				  .mark_suppressed = 77 };
 	struct log_ledger *ledger;
-	uint64_t unsettled;
+	struct log_ledger_carry carry;
 	int pids[16], n;
 	struct sink *log;
 
@@ -88,8 +89,8 @@ static void short_writes_hold_whole_lines_in_order(void)
 		return;
 	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
 	snprintf(ledger_path, sizeof(ledger_path), "%s/ledger", dir);
-	ledger = log_ledger_open(ledger_path, &unsettled);
-	CHECK(ledger && unsettled == 0, "a new ledger carries nothing over");
+	ledger = log_ledger_open(ledger_path, path, &carry);
+	CHECK(ledger && carry.unsettled == 0, "a new ledger carries nothing over");
 	if (!ledger)
 		return;
 	summary.ledger = ledger;
@@ -128,9 +129,9 @@ static void short_writes_hold_whole_lines_in_order(void)
 		CHECK(pids[i] == expect, "line %d is record %d: %d", i + 1, expect, pids[i]);
 	}
 	log_ledger_close(ledger);
-	ledger = log_ledger_open(ledger_path, &unsettled);
-	CHECK(ledger && unsettled == 0, "once all is written, nothing is carried over: %llu",
-	      (unsigned long long)unsettled);
+	ledger = log_ledger_open(ledger_path, path, &carry);
+	CHECK(ledger && carry.unsettled == 0, "once all is written, nothing is carried over: %llu",
+	      (unsigned long long)carry.unsettled);
 	log_ledger_close(ledger);
 	log->ops->close(log);
 	unlink(ledger_path);
@@ -144,36 +145,111 @@ static void unsettled_records_carry_over_until_counted(void)
 	char path[] = "/tmp/argguard-ledger-XXXXXX";
 	int fd = mkstemp(path);
 	struct log_ledger *l;
-	uint64_t unsettled;
+	struct log_ledger_carry carry;
 
 	if (fd < 0)
 		return;
 	close(fd);
-	l = log_ledger_open(path, &unsettled);
-	CHECK(l && unsettled == 0, "an empty file carries nothing over");
+	l = log_ledger_open(path, "/nonexistent", &carry);
+	CHECK(l && carry.unsettled == 0, "an empty file carries nothing over");
 	if (!l)
 		return;
 	log_ledger_took(l, 5);
 	log_ledger_wrote(l, 2, 1);
 	log_ledger_close(l); /* killed: 2 records never settled */
-	l = log_ledger_open(path, &unsettled);
-	CHECK(l && unsettled == 2 && l->carried == 2, "the next daemon carries 2: %llu",
-	      (unsigned long long)unsettled);
+	l = log_ledger_open(path, "/nonexistent", &carry);
+	CHECK(l && carry.unsettled == 2 && l->carried == 2, "the next daemon carries 2: %llu",
+	      (unsigned long long)carry.unsettled);
 	if (!l)
 		return;
 	log_ledger_took(l, 1); /* its first summary, which counts the 2 */
 	log_ledger_wrote(l, 1, 2);
 	log_ledger_close(l);
-	l = log_ledger_open(path, &unsettled);
-	CHECK(l && unsettled == 0, "once a written summary counted them, nothing: %llu",
-	      (unsigned long long)unsettled);
+	l = log_ledger_open(path, "/nonexistent", &carry);
+	CHECK(l && carry.unsettled == 0, "once a written summary counted them, nothing: %llu",
+	      (unsigned long long)carry.unsettled);
 	log_ledger_close(l);
 	unlink(path);
+}
+
+/*
+ * A daemon killed in a write to the log: it took 6 records, 2 of them
+ * lost and counted by the summary that is line 2 of a 3-line write; the
+ * sixth was still queued. write_bytes of the write reach the file; counted:
+ * whether the daemon counted the write before it died. What the next
+ * daemon carries over, from the ledger and the file.
+ */
+static struct log_ledger_carry killed_in_a_write(size_t write_bytes, bool counted,
+						 const char **left)
+{
+	static char file[4096];
+	static const char lines[] = "{\"n\":1}\n{\"summary\":1}\n{\"n\":3}\n";
+	const size_t summary_end = sizeof("{\"n\":1}\n{\"summary\":1}\n") - 1;
+	char dir[] = "/tmp/argguard-ledger-XXXXXX", path[64], log_path[64];
+	struct log_ledger_carry carry = { .unsettled = ~0ULL };
+	struct log_ledger *l;
+	struct sink *log;
+	FILE *f;
+	int fd;
+
+	if (!mkdtemp(dir))
+		return carry;
+	snprintf(path, sizeof(path), "%s/ledger", dir);
+	snprintf(log_path, sizeof(log_path), "%s/events.jsonl", dir);
+	fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	l = log_ledger_open(path, log_path, &carry);
+	if (fd < 0 || !l || write(fd, "{\"n\":0}\n", 8) != 8)
+		return carry;
+	log_ledger_took(l, 6);
+	log_ledger_begin_write(l, fd, 3, sizeof(lines) - 1, summary_end, 2,
+			       &(struct log_ledger_mark){ .suppressed = 9, .ring_full = 8 });
+	if (write(fd, lines, write_bytes) != (ssize_t)write_bytes)
+		return carry;
+	if (counted)
+		log_ledger_wrote(l, 3, 2); /* and killed before it ended the write */
+	close(fd);
+	log_ledger_close(l);
+	log = json_log_open(log_path); /* the next daemon */
+	l = log_ledger_open(path, log_path, &carry);
+	f = fopen(log_path, "r");
+	file[f ? fread(file, 1, sizeof(file) - 1, f) : 0] = '\0';
+	*left = file;
+	if (f)
+		fclose(f);
+	if (log)
+		log->ops->close(log);
+	log_ledger_close(l);
+	unlink(path);
+	unlink(log_path);
+	rmdir(dir);
+	return carry;
+}
+
+static void a_write_a_daemon_was_killed_in_is_settled_from_the_file(void)
+{
+	const char *left = "";
+	struct log_ledger_carry c;
+
+	c = killed_in_a_write(30, false, &left);
+	CHECK(c.unsettled == 1 && c.has_mark && c.mark.suppressed == 9 && c.mark.ring_full == 8,
+	      "a whole write, uncounted: 1 record unsettled and the summary's mark, not %llu%s",
+	      (unsigned long long)c.unsettled, c.has_mark ? "" : " and no mark");
+	c = killed_in_a_write(30, true, &left);
+	CHECK(c.unsettled == 1 && c.has_mark,
+	      "a whole write, counted: settled once, not twice: 1 unsettled, not %llu",
+	      (unsigned long long)c.unsettled);
+	c = killed_in_a_write(12, false, &left);
+	CHECK(c.unsettled == 5 && !c.has_mark,
+	      "a write cut in its second line: 5 unsettled and no mark, not %llu%s",
+	      (unsigned long long)c.unsettled, c.has_mark ? " and a mark" : "");
+	CHECK(!strcmp(left, "{\"n\":0}\n{\"n\":1}\n"),
+	      "the next daemon's log cuts the half line, keeping whole ones: '%s'", left);
 }
 
 int main(void)
 {
 	short_writes_hold_whole_lines_in_order();
 	unsettled_records_carry_over_until_counted();
+	a_write_a_daemon_was_killed_in_is_settled_from_the_file();
 	return check_done();
 }
