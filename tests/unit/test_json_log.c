@@ -75,7 +75,7 @@ static void set_file_limit(rlim_t bytes)
 
 static void short_writes_hold_whole_lines_in_order(void)
 {
-	char dir[] = "/tmp/argguard-json-log-XXXXXX", path[64], ledger_path[64];
+	char dir[] = "/tmp/argguard-json-log-XXXXXX", log_path[64], ledger_path[64];
 	struct argguard_event e[10];
 	struct record summary = { .kind = RECORD_SUMMARY,
 				  .losses = { .suppressed = 5, .log_backlog = 2 },
@@ -87,15 +87,15 @@ static void short_writes_hold_whole_lines_in_order(void)
 
 	if (!mkdtemp(dir))
 		return;
-	snprintf(path, sizeof(path), "%s/events.jsonl", dir);
+	snprintf(log_path, sizeof(log_path), "%s/events.jsonl", dir);
 	snprintf(ledger_path, sizeof(ledger_path), "%s/ledger", dir);
-	ledger = log_ledger_open(ledger_path, path, &carry);
+	ledger = log_ledger_open(ledger_path, log_path, &carry);
 	CHECK(ledger && carry.unsettled == 0, "a new ledger carries nothing over");
 	if (!ledger)
 		return;
 	summary.ledger = ledger;
 	log_ledger_took(ledger, 2); /* the two the summary counts lost */
-	log = json_log_open(path);
+	log = json_log_open(log_path);
 	CHECK(log != NULL, "the log opens");
 	if (!log)
 		return;
@@ -112,16 +112,16 @@ static void short_writes_hold_whole_lines_in_order(void)
 			send(log, &summary);
 		}
 	}
-	CHECK(read_pids(path, pids, 16) == 0, "nothing is written while records are queued");
+	CHECK(read_pids(log_path, pids, 16) == 0, "nothing is written while records are queued");
 	log->ops->flush(log); /* the queue emptied */
-	n = read_pids(path, pids, 16);
+	n = read_pids(log_path, pids, 16);
 	CHECK(n > 0 && n < 11, "the capped file holds some whole lines: %d", n);
 	CHECK(marks_saved == (n > 2),
 	      "the summary's mark is saved only if its line is in: %d lines, %u saves", n,
 	      marks_saved);
 	set_file_limit(RLIM_INFINITY);
 	log->ops->flush(log);
-	n = read_pids(path, pids, 16);
+	n = read_pids(log_path, pids, 16);
 	CHECK(n == 11, "every record is in the file once the limit is lifted: %d of 11", n);
 	for (int i = 0, want = 100; i < n && n == 11; i++) {
 		int expect = i == 2 ? -1 : want++;
@@ -129,13 +129,13 @@ static void short_writes_hold_whole_lines_in_order(void)
 		CHECK(pids[i] == expect, "line %d is record %d: %d", i + 1, expect, pids[i]);
 	}
 	log_ledger_close(ledger);
-	ledger = log_ledger_open(ledger_path, path, &carry);
+	ledger = log_ledger_open(ledger_path, log_path, &carry);
 	CHECK(ledger && carry.unsettled == 0, "once all is written, nothing is carried over: %llu",
 	      (unsigned long long)carry.unsettled);
 	log_ledger_close(ledger);
 	log->ops->close(log);
 	unlink(ledger_path);
-	unlink(path);
+	unlink(log_path);
 	rmdir(dir);
 }
 
