@@ -102,50 +102,13 @@ static void announce_write(const struct json_log *log, struct log_ledger *ledger
 }
 
 /*
- * A daemon killed in a write may have left half a line at the end: cut it,
- * so that the next record starts a line of its own. (Its record counts as
- * lost: the ledger settles only whole lines.)
- */
-static void cut_partial_line(int fd, const char *path)
-{
-	char buf[4096];
-	struct stat st;
-	off_t end;
-	ssize_t n;
-
-	if (fstat(fd, &st) || st.st_size == 0)
-		return;
-	for (end = st.st_size; end > 0; end -= n) {
-		n = end < (off_t)sizeof(buf) ? end : (off_t)sizeof(buf);
-		if (pread(fd, buf, n, end - n) != n)
-			return;
-		for (ssize_t i = n - 1; i >= 0; i--) {
-			if (buf[i] != '\n')
-				continue;
-			if (end - n + i + 1 == st.st_size)
-				return; /* whole lines only */
-			end = end - n + i + 1;
-			goto cut;
-		}
-	}
-	end = 0;
-cut:
-	if (ftruncate(fd, end))
-		log_error("failed to cut a partial record from %s: %s", path, strerror(errno));
-	else
-		log_info("%s: cut %lld bytes of a record a killed daemon left half-written", path,
-			 (long long)(st.st_size - end));
-}
-
-/*
  * Open the log for appending: root:adm 0640, so admins in group adm can
  * read it, as with the rest of /var/log.
  */
 static int open_log(const char *path)
 {
 	struct group *adm = getgrnam("adm");
-	/* Read too: cut_partial_line(). */
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 
 	if (fd < 0) {
 		log_error("failed to open log %s: %s", path, strerror(errno));
@@ -159,7 +122,6 @@ static int open_log(const char *path)
 		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
 	if (fchmod(fd, 0640))
 		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
-	cut_partial_line(fd, path);
 	return fd;
 }
 
@@ -300,9 +262,10 @@ static void write_batch(struct json_log *log)
 			log_error("failed to write %s: %s; holding records until it can be written",
 				  log->path, n < 0 ? strerror(errno) : "short write");
 	}
-	lines = 0;
-	for (size_t i = 0; i < done; i++)
-		lines += log->batch[i] == '\n';
+	lines = log->batch_lines;
+	if (done < log->batch_len) /* a short write: count what went in */
+		for (size_t i = lines = 0; i < done; i++)
+			lines += log->batch[i] == '\n';
 	written(log->ledger, lines,
 		log->summary_end && done >= log->summary_end ? &log->batch_mark : NULL);
 	log_ledger_end_write(log->ledger);

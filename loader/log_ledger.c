@@ -10,19 +10,27 @@
 
 #include "log.h"
 
-/* Whole lines in the log file's bytes [from, to). */
-static uint64_t count_lines(int fd, uint64_t from, uint64_t to)
+/*
+ * Whole lines in the log file's bytes [from, to); *whole_end: just past
+ * the last of them, or from if none.
+ */
+static uint64_t count_lines(int fd, uint64_t from, uint64_t to, uint64_t *whole_end)
 {
 	char buf[16384];
 	uint64_t lines = 0;
 	ssize_t n;
 
+	*whole_end = from;
 	for (; from < to; from += n) {
 		n = pread(fd, buf, to - from < sizeof(buf) ? to - from : sizeof(buf), from);
 		if (n <= 0)
 			break;
-		for (ssize_t i = 0; i < n; i++)
-			lines += buf[i] == '\n';
+		for (ssize_t i = 0; i < n; i++) {
+			if (buf[i] != '\n')
+				continue;
+			lines++;
+			*whole_end = from + i + 1;
+		}
 	}
 	return lines;
 }
@@ -30,24 +38,26 @@ static uint64_t count_lines(int fd, uint64_t from, uint64_t to)
 /*
  * The last daemon died in a write to the log, before counting it: what of
  * the write is in the file now is written, and a summary line that made it
- * in settles what it counted and brings its mark. A file that is gone or
- * another (rotated away) settles nothing: its records count as lost, more
- * than were, rather than fewer.
+ * in settles what it counted and brings its mark. A kill can cut the write
+ * short mid-line: the half line at the file's end is cut, so that the next
+ * record starts a line of its own (its record counts as lost). A file that
+ * is gone or another (rotated away) settles nothing: its records count as
+ * lost, more than were, rather than fewer.
  */
 static void settle_cut_write(struct log_ledger *l, const char *log_path,
 			     struct log_ledger_carry *carry)
 {
 	const struct log_ledger_write *w = &l->writing;
-	int fd = open(log_path, O_RDONLY | O_CLOEXEC);
+	int fd = open(log_path, O_RDWR | O_CLOEXEC);
 	struct stat st;
-	uint64_t lines, end;
+	uint64_t lines, end, whole_end;
 
 	if (fd < 0)
 		return;
 	if (!fstat(fd, &st) && (uint64_t)st.st_dev == w->dev && (uint64_t)st.st_ino == w->ino) {
 		end = (uint64_t)st.st_size < w->start + w->len ? (uint64_t)st.st_size
 							       : w->start + w->len;
-		lines = count_lines(fd, w->start, end);
+		lines = count_lines(fd, w->start, end, &whole_end);
 		if (lines > w->lines)
 			lines = w->lines;
 		if (l->written == w->written_before)
@@ -61,6 +71,14 @@ static void settle_cut_write(struct log_ledger *l, const char *log_path,
 		log_info("%s: the last daemon was killed in a write of %llu lines, %llu of which "
 			 "are in",
 			 log_path, (unsigned long long)w->lines, (unsigned long long)lines);
+		if (whole_end < end && (uint64_t)st.st_size <= w->start + w->len) { /* at the end */
+			if (ftruncate(fd, (off_t)whole_end))
+				log_error("failed to cut a partial record from %s: %s", log_path,
+					  strerror(errno));
+			else
+				log_info("%s: cut the %llu bytes of a record it left half-written",
+					 log_path, (unsigned long long)(end - whole_end));
+		}
 	}
 	close(fd);
 }

@@ -17,10 +17,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
+source "$ROOT/tests/bench/stats.sh"
 
 # boot_median KERNEL OUT: one boot's rounds, then their median, on one line.
 boot_median() {

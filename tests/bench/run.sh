@@ -15,15 +15,11 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+source "$ROOT/tests/bench/stats.sh"
 BUILD='' OUT='' RAW=''
 
 log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
-
-# median: the median of the numbers on stdin, one a line.
-median() {
-	sort -g | awk '{ v[NR] = $1 } END { if (!NR) exit; print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
-}
 
 # col METRIC CONFIG: the values of one figure over its rounds.
 col() { awk -F'\t' -v m="$1" -v c="$2" '$1 == "bench" && $2 == m && $3 == c { print $5 }' "$RAW/exec.tsv"; }

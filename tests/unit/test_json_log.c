@@ -243,7 +243,7 @@ static void a_write_a_daemon_was_killed_in_is_settled_from_the_file(void)
 	      "a write cut in its second line: 5 unsettled and no mark, not %llu%s",
 	      (unsigned long long)c.unsettled, c.has_mark ? " and a mark" : "");
 	CHECK(!strcmp(left, "{\"n\":0}\n{\"n\":1}\n"),
-	      "the next daemon's log cuts the half line, keeping whole ones: '%s'", left);
+	      "the next daemon cuts the half line, keeping whole ones: '%s'", left);
 }
 
 int main(void)
