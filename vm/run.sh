@@ -159,7 +159,7 @@ make_image() {
 
 # /dev/kvm may open and still hang every guest: trust it only after a guest
 # kernel has really printed something under it.
-pick_accel() {
+probe_accel() {
 	local probe=$OUT/kvm-probe.log
 	if [[ -r /dev/kvm && -w /dev/kvm ]]; then
 		rm -f "$probe"
@@ -173,6 +173,22 @@ pick_accel() {
 		log "KVM does not run guests here; using TCG"
 	fi
 	echo tcg
+}
+
+# Whether KVM runs guests is a fact of this host until it reboots: probe once
+# per host boot and build tree, not once per guest, since a hung probe costs
+# its whole timeout.
+pick_accel() {
+	local known=$BUILD/accel boot_id id accel
+	boot_id=$(cat /proc/sys/kernel/random/boot_id)
+	if [[ -f $known ]] && read -r id accel <"$known" && [[ $id == "$boot_id" && -n $accel ]]; then
+		echo "$accel"
+		return
+	fi
+	accel=$(probe_accel)
+	printf '%s %s\n' "$boot_id" "$accel" >"$known.$$"
+	mv "$known.$$" "$known"
+	echo "$accel"
 }
 
 boot() {
