@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run every test: build the guest kernels (6.1 patched and stock, 6.12
-# patched; all cached) and, meanwhile, the guests with Debian's own 6.1 and
-# 6.12 kernels (cached), build argguard against the patched 6.1 kernel's BTF (the same
+# patched; all cached) and the guests with Debian's own 6.1 and 6.12 kernels
+# (cached), build argguard against the patched 6.1 kernel's BTF (the same
 # build runs on every kernel: CO-RE), then run the host unit tests, the guest
 # suites and 6.12's KUnit suite under ctest. Ends with the guest suites' TAP reports and one
 # "N passed, N failed, N skipped" line over them (in CI a skip counts as a
@@ -18,39 +18,23 @@ DEBIAN_612=linux-image-6.12-cloud-amd64
 GUEST_SUITES=(guest_suite guest_suite_612 guest_package guest_nobpf guest_recovery guest_reboot guest_stock
 	guest_debian_61 guest_debian_61_nobpf guest_debian_612 guest_debian_612_nobpf)
 
-# The guest root trees (all cached): the base tree, then the trees of
-# Debian's kernels, which start from it. Prints the two Debian kernels' dirs.
-guest_trees() {
-	"$root/vm/rootfs.sh" >/dev/null
-	"$root/vm/debian-kernel.sh" "$DEBIAN_61"
-	"$root/vm/debian-kernel.sh" "$DEBIAN_612"
-}
-
 main() {
 	local root build kernel kernel612 stock debian61 debian612 rc=0 s taps=()
-	local trees_pid
 	root=$(cd "$(dirname "$0")/.." && pwd)
 	build=${ARGGUARD_BUILD:-$root/build}
 	unset ARGGUARD_TEST_FILTER # every test, always
-	# The trees wait on the mirror more than on the CPU, so they are built
-	# while the kernels compile. A failure waits for them: no half-built
-	# tree is left with the host's /proc mounted in it.
-	TREES=$(mktemp)
-	trap 'wait; rm -f "$TREES"' EXIT
-	guest_trees >"$TREES" &
-	trees_pid=$!
 	kernel=$("$root/vm/kernel.sh")
 	stock=$("$root/vm/kernel.sh" --stock)
 	kernel612=$("$root/vm/kernel.sh" --version 6.12)
-	wait "$trees_pid" || { echo "run-all.sh: error: the guest trees failed to build" >&2; return 1; }
-	{ read -r debian61 && read -r debian612; } <"$TREES" ||
-		{ echo "run-all.sh: error: the guest trees printed no Debian kernel dirs" >&2; return 1; }
+	debian61=$("$root/vm/debian-kernel.sh" "$DEBIAN_61")
+	debian612=$("$root/vm/debian-kernel.sh" "$DEBIAN_612")
 	cmake -S "$root" -B "$build" -DARGGUARD_KERNEL_DIR="$kernel" \
 		-DARGGUARD_STOCK_KERNEL_DIR="$stock" -DARGGUARD_KERNEL_612_DIR="$kernel612" \
 		-DARGGUARD_DEBIAN_61_DIR="$debian61" \
 		-DARGGUARD_DEBIAN_612_DIR="$debian612" >/dev/null
 	cmake --build "$build" -j"$(nproc)"
 	rm -f "$build"/vm-*.tap
+	"$root/vm/rootfs.sh" >/dev/null # cached; built here, not by two guests at once
 	"$root/vm/cache-prune.sh" # what this run did not use, for the disk's sake
 	# Two tests at a time: a guest spends much of its run waiting on timers and
 	# its own boot, so two share the 2 cores CI has well.
