@@ -3,9 +3,10 @@
 # runner-selftest.sh [GUEST_DIR]: check, on the host, that the guest suite
 # runner (GUEST_DIR/run-suite.sh with its lib.sh; default tests/guest)
 # reports planted tests as it should: a test whose middle command fails is
-# "not ok" and names that command, a skip is "ok ... # SKIP reason", and
-# failures a test expects pass. Then check tests/tap-summary.sh's rule for
-# skips. Pure userspace; ctest runs it as runner_selftest.
+# "not ok" and names that command, each result says how long it took, a
+# skip is "ok ... # SKIP reason", and failures a test expects pass. Then
+# check tests/tap-summary.sh's rule for skips. Pure userspace; ctest runs it
+# as runner_selftest.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -101,37 +102,49 @@ EXPECTED_TAP=$(
 TAP version 13
 1..12
 not ok 1 - a_middle_command_fails
+# took T s
 # before
 # line 18 of planted.sh: 'false' exited 1
 # exit status 1
 not ok 2 - b_middle_command_of_a_helper_fails
+# took T s
 # line 4 of planted.sh: 'false' exited 1, in helper_fails_midway called from line 23 of planted.sh
 # exit status 1
 not ok 3 - c_middle_command_of_a_substitution_fails
+# took T s
 # line 29 of planted.sh: 'false' exited 1
 # line 29 of planted.sh: 'x=$(false; echo leaked)' exited 1
 # exit status 1
 ok 4 - d_skips_with_a_reason # SKIP no widget in this guest
+# took T s
 ok 5 - e_passes
+# took T s
 # fine
 ok 6 - f_expected_failures_pass
+# took T s
 not ok 7 - g_failed_cleanup_fails_the_test
+# took T s
 # line 13 of planted.sh: 'test -e /nonexistent/argguard-selftest' exited 1, in cleanup_fails, run by a trap
 # exit status 1
 not ok 8 - h_failed_assertion_in_a_substitution_shows
+# took T s
 # expected the widget
 # line 55 of planted.sh: 'x=$(fail "expected the widget")' exited 1
 # exit status 1
 not ok 9 - i_failed_list_at_the_end_fails_the_test
+# took T s
 # the test returned 1; the last command it ran was '[[ widget == gadget ]]'
 # exit status 1
 not ok 10 - j_failed_inline_exit_trap_fails_the_test
+# took T s
 # the EXIT trap 'test -e /nonexistent/argguard-selftest' exited 1
 # exit status 1
 not ok 11 - k_helper_returning_nonzero_is_named
+# took T s
 # line 70 of planted.sh: 'helper_returns_3' exited 3 (its last command was 'return 3')
 # exit status 3
 not ok 12 - l_failed_pipeline_is_named_whole
+# took T s
 # line 75 of planted.sh: 'echo widget | grep gadget | cat' exited 1
 # exit status 1
 REPORT
@@ -157,6 +170,7 @@ plant() {
 check_runner() {
 	local out rc=0
 	out=$(env -u ARGGUARD_TEST_FILTER "$WORK/guest/run-suite.sh" planted 2>&1) || rc=$?
+	out=$(sed -E 's/^# took [0-9]+\.[0-9]{3} s$/# took T s/' <<<"$out")
 	check "a test whose middle command fails, and whose last passes, is not ok" \
 		"not ok 1 - a_middle_command_fails" "$(grep -m 1 a_middle_command_fails <<<"$out")"
 	check "the runner's TAP report of the planted tests, line by line" "$EXPECTED_TAP" "$out"

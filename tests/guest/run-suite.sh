@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # run-suite.sh [DIR]: run every test case in DIR (default cases; a relative
-# DIR is under this script's directory) and report TAP 13 on stdout.
+# DIR is under this script's directory) and report TAP 13 on stdout, each
+# result followed by "# took S s", its wall time, and its output.
 # ARGGUARD_TEST_FILTER=REGEX runs only the matching tests.
 #
 # Each test runs in a subshell of its own under errexit: the first command
@@ -77,9 +78,10 @@ run_test() {
 	"$ARGGUARD_TEST"
 }
 
-# report N NAME STATUS LOG: the TAP line for one test, then its output.
+# report N NAME STATUS LOG MICROSECONDS: the TAP line for one test, then how
+# long it took and its output.
 report() {
-	local n=$1 name=${2#test_} rc=$3 log=$4
+	local n=$1 name=${2#test_} rc=$3 log=$4 us=$5
 	if [[ -s $ARGGUARD_SKIP_FILE ]]; then
 		echo "ok $n - $name # SKIP $(head -n 1 "$ARGGUARD_SKIP_FILE")"
 		SKIPPED=$((SKIPPED + 1))
@@ -90,13 +92,14 @@ report() {
 		echo "exit status $rc" >>"$log"
 		FAILED=$((FAILED + 1))
 	fi
+	printf '# took %d.%03d s\n' $((us / 1000000)) $((us / 1000 % 1000))
 	sed 's/^/# /' "$log"
 }
 
 FAILED=0 SKIPPED=0 WORK='' PIPE='[^|][|][^|]'
 
 main() {
-	local dir=${1:-cases} f t n=0 rc tests
+	local dir=${1:-cases} f t n=0 rc tests start
 	[[ $dir == /* ]] || dir=$HERE/$dir
 	for f in "$dir"/*.sh; do
 		source "$f"
@@ -111,10 +114,11 @@ main() {
 		n=$((n + 1))
 		rm -f "$ARGGUARD_SKIP_FILE"
 		rc=0
+		start=${EPOCHREALTIME/./}
 		# A job of its own, waited for: see run_test.
 		run_test "$t" >"$WORK/log" 2>&1 &
 		wait $! || rc=$?
-		report "$n" "$t" "$rc" "$WORK/log"
+		report "$n" "$t" "$rc" "$WORK/log" $((${EPOCHREALTIME/./} - start))
 	done
 	((FAILED == 0))
 }
