@@ -24,6 +24,15 @@ enum { ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_VALUE) };
 char LICENSE[] SEC("license") = "GPL";
 
 /*
+ * Set by the loader before the load: which build loaded these programs, and
+ * what it chose for this kernel. A later start reads them back from the
+ * programs' own .rodata, which the kernel froze at load, to tell whether the
+ * pinned programs are exactly the ones it would load (loader/programs.c).
+ */
+const volatile __u64 argguard_build_id = 0;
+const volatile __u32 argguard_build_features = 0;
+
+/*
  * The maps carry argguard_ in their names: a newer kernel's vmlinux.h can
  * bring a type of any plain name (recent ones have a "config"). The loader
  * pins them under /sys/fs/bpf/argguard by the file names of its pin table

@@ -30,7 +30,8 @@
 #include "units.h"
 
 struct programs {
-	struct argguard_bpf *skel;
+	struct argguard_bpf *skel; /* NULL when resumed from the pins */
+	int map_fds[NR_MAP_PINS]; /* the skeleton's, or opened from the pins */
 };
 
 /* The skeleton's map for a map pin, its program and link for a link pin. */
@@ -177,6 +178,40 @@ static struct kernel_features kernel_features(void)
 	return f;
 }
 
+/* The kernel's features, as a load records them in its .rodata. */
+enum {
+	FEATURE_EXACT_SIZES = 1 << 0,
+	FEATURE_KERNEL_HEAD = 1 << 1,
+	FEATURE_COMPAT = 1 << 2,
+};
+
+static __u32 feature_bits(const struct kernel_features *f)
+{
+	return (f->exact_sizes ? FEATURE_EXACT_SIZES : 0) |
+	       (f->kernel_head ? FEATURE_KERNEL_HEAD : 0) | (f->compat ? FEATURE_COMPAT : 0);
+}
+
+static struct kernel_features features_of(__u32 bits)
+{
+	return (struct kernel_features){
+		.exact_sizes = bits & FEATURE_EXACT_SIZES,
+		.kernel_head = bits & FEATURE_KERNEL_HEAD,
+		.compat = bits & FEATURE_COMPAT,
+	};
+}
+
+/* Which build this is: FNV-1a over its BPF object, as the skeleton embeds it. */
+static __u64 build_id(void)
+{
+	size_t size;
+	const unsigned char *elf = argguard_bpf__elf_bytes(&size);
+	__u64 h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < size; i++)
+		h = (h ^ elf[i]) * 0x100000001b3ULL;
+	return h;
+}
+
 static int leave_out(struct bpf_program *prog)
 {
 	int err = bpf_program__set_autoload(prog, false);
@@ -184,6 +219,12 @@ static int leave_out(struct bpf_program *prog)
 	if (err)
 		log_error("failed to leave out %s: %s", bpf_program__name(prog), strerror(-err));
 	return err;
+}
+
+/* Whether this build pins a link at pin on a kernel with these features. */
+static bool link_wanted(enum pin pin, const struct kernel_features *kernel)
+{
+	return kernel->compat || (pin != PIN_LINK_COMPAT_EXECVE && pin != PIN_LINK_COMPAT_EXECVEAT);
 }
 
 /*
@@ -199,11 +240,9 @@ static int choose_programs(struct argguard_bpf *skel, const struct kernel_featur
 		unused = unused_program_of(skel, pin, kernel->kernel_head);
 		if (unused)
 			err = leave_out(unused);
+		if (!err && !link_wanted(pin, kernel))
+			err = leave_out(program_of(skel, pin, kernel->kernel_head));
 	}
-	if (!kernel->compat && !err)
-		err = leave_out(skel->progs.argguard_compat_execve_exit);
-	if (!kernel->compat && !err)
-		err = leave_out(skel->progs.argguard_compat_execveat_exit);
 	return err;
 }
 
@@ -254,25 +293,16 @@ mismatch:
 }
 
 /*
- * Adopt the pinned link if it runs this program (and may: not over maps
- * made afresh, which an adopted program would not see). Otherwise attach,
- * then swap the pin: the previous link, if any, detaches only when its pin
- * goes, by which time this one is enforcing. No exec slips by.
+ * Attach, then swap the pin: the previous link, if any, detaches only when
+ * its pin goes, by which time this one is enforcing. No exec slips by.
  */
-static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name,
-			  bool may_adopt)
+static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name)
 {
 	struct bpf_link *link;
 	char pin[128];
 	int err;
 
 	pin_path(name, pin, sizeof(pin));
-	link = may_adopt ? adopt_pinned(prog, pin) : NULL;
-	if (link) {
-		*out = link;
-		log_info("adopted the pinned %s", pin);
-		return 0;
-	}
 	link = bpf_program__attach(prog);
 	if (!link) {
 		err = -errno;
@@ -291,16 +321,54 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 	return err;
 }
 
-/* Each program of the pin table, attached or adopted, and its link pinned. */
+/*
+ * Adopt the pinned links if every one runs the very program this load
+ * would attach (same tag), or none: the pins then stay one load, which
+ * the next start can resume.
+ */
+static bool adopt_all(struct argguard_bpf *skel, bool kernel_head)
+{
+	struct bpf_link **link;
+	char path[128];
+	int pin;
+
+	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+		struct bpf_program *prog = program_of(skel, pin, kernel_head);
+
+		if (!bpf_program__autoload(prog))
+			continue; /* not for this kernel */
+		pin_path(pin, path, sizeof(path));
+		*link_of(skel, pin, kernel_head) = adopt_pinned(prog, path);
+		if (!*link_of(skel, pin, kernel_head))
+			goto undo;
+	}
+	log_info("adopted the pinned links: each runs the very program this build loaded");
+	return true;
+undo:
+	while (pin-- > NR_MAP_PINS) {
+		link = link_of(skel, pin, kernel_head);
+		bpf_link__destroy(*link); /* closes our fd; the pin keeps the link */
+		*link = NULL;
+	}
+	return false;
+}
+
+/*
+ * Each program of the pin table enforcing through a pinned link: the
+ * pinned ones adopted if they may be (not over maps made afresh, which an
+ * adopted program would not use), else all attached anew.
+ */
 static int attach_all(struct argguard_bpf *skel, bool kernel_head, bool may_adopt)
 {
+	if (may_adopt && adopt_all(skel, kernel_head))
+		return 0;
 	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		struct bpf_program *prog = program_of(skel, pin, kernel_head);
 		int err;
 
 		if (!bpf_program__autoload(prog))
 			continue; /* not for this kernel */
-		err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin, may_adopt);
+		err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin);
 		if (err)
 			return err;
 	}
@@ -380,31 +448,182 @@ static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
 	return true;
 }
 
-struct programs *programs_start(bool *earlier_pins)
+/*
+ * Resuming: a start that finds this very build's programs attached and
+ * pinned, over the pinned maps, takes them as they are. A load would have
+ * the verifier check every program again (seconds under emulation), only
+ * for attach_and_pin() to adopt the same links by their tags.
+ */
+
+#define MAX_PROG_MAPS 32
+/* libbpf's name for the object's .rodata map: the object's name, then ".rodata". */
+#define RODATA_MAP_NAME "argguard.rodata"
+
+/* The program behind a pinned link: the BTF object of its load, and its maps. */
+struct pinned_prog {
+	__u32 btf_id;
+	__u32 nr_map_ids;
+	__u32 map_ids[MAX_PROG_MAPS];
+};
+
+static int read_pinned_prog(enum pin pin, struct pinned_prog *pp)
 {
-	struct kernel_features kernel = kernel_features();
+	struct bpf_link_info link = {};
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(link);
+	int link_fd, prog_fd = -1, err = -1;
+	char path[128];
+
+	pin_path(pin, path, sizeof(path));
+	link_fd = bpf_obj_get(path);
+	if (link_fd < 0)
+		return -1;
+	if (bpf_obj_get_info_by_fd(link_fd, &link, &len) || !link.prog_id)
+		goto out;
+	prog_fd = bpf_prog_get_fd_by_id(link.prog_id);
+	if (prog_fd < 0)
+		goto out;
+	len = sizeof(info);
+	info.nr_map_ids = MAX_PROG_MAPS;
+	info.map_ids = (__u64)(unsigned long)pp->map_ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) || !info.btf_id ||
+	    info.nr_map_ids > MAX_PROG_MAPS)
+		goto out;
+	pp->btf_id = info.btf_id;
+	pp->nr_map_ids = info.nr_map_ids;
+	err = 0;
+out:
+	if (prog_fd >= 0)
+		close(prog_fd);
+	close(link_fd);
+	return err;
+}
+
+/* What the load of pp's program recorded in its .rodata: the build id and the features. */
+static int read_build(const struct pinned_prog *pp, __u64 *id, __u32 *features)
+{
+	struct argguard_bpf__rodata *rodata;
+	struct bpf_map_info info;
+	__u32 len, zero = 0;
+	int fd, err = -1;
+
+	for (__u32 i = 0; i < pp->nr_map_ids && err; i++) {
+		fd = bpf_map_get_fd_by_id(pp->map_ids[i]);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    !strcmp(info.name, RODATA_MAP_NAME) && (info.map_flags & BPF_F_RDONLY_PROG) &&
+		    info.value_size >= sizeof(*rodata)) {
+			rodata = calloc(1, info.value_size);
+			if (rodata && !bpf_map_lookup_elem(fd, &zero, rodata)) {
+				*id = rodata->argguard_build_id;
+				*features = rodata->argguard_build_features;
+				err = 0;
+			}
+			free(rodata);
+		}
+		close(fd);
+	}
+	return err;
+}
+
+static bool uses_map(const struct pinned_prog *progs, unsigned int n, __u32 map_id)
+{
+	for (unsigned int i = 0; i < n; i++)
+		for (__u32 j = 0; j < progs[i].nr_map_ids; j++)
+			if (progs[i].map_ids[j] == map_id)
+				return true;
+	return false;
+}
+
+/*
+ * Take the pins as they are if they hold one whole load of this build: the
+ * bprm_check program's .rodata names this build, every link it pins on
+ * this kernel (and no other) runs a program of that same load, and every
+ * map pin is a map those programs use. Fills p->map_fds and *kernel (as
+ * the load saw it) and returns true; or returns false, having opened
+ * nothing, for a full load to sort things out.
+ */
+static bool resume(struct programs *p, struct kernel_features *kernel)
+{
+	struct pinned_prog progs[NR_PINS - NR_MAP_PINS];
+	struct bpf_map_info info;
+	unsigned int n = 0;
+	__u32 features, len;
+	char path[128];
+	int pin, fd;
+	__u64 id;
+
+	if (read_pinned_prog(PIN_LINK_BPRM_CHECK, &progs[0]) ||
+	    read_build(&progs[0], &id, &features) || id != build_id())
+		return false;
+	*kernel = features_of(features);
+	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+		bool pinned = !read_pinned_prog(pin, &progs[n]);
+
+		if (pinned != link_wanted(pin, kernel) ||
+		    (pinned && progs[n].btf_id != progs[0].btf_id))
+			return false;
+		n += pinned;
+	}
+	for (pin = 0; pin < NR_MAP_PINS; pin++) {
+		pin_path(pin, path, sizeof(path));
+		fd = bpf_obj_get(path);
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
+		    !uses_map(progs, n, info.id)) {
+			if (fd >= 0)
+				close(fd);
+			while (pin--)
+				close(p->map_fds[pin]);
+			return false;
+		}
+		p->map_fds[pin] = fd;
+	}
+	return true;
+}
+
+static bool all_maps_pinned(void)
+{
+	char path[128];
+
+	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
+		pin_path(pin, path, sizeof(path));
+		if (access(path, F_OK))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The full start: load the object with every map at its pin, then adopt
+ * or attach each link. Fills p (its skeleton and map fds) and *kernel.
+ */
+static int load(struct programs *p, bool *earlier_pins, struct kernel_features *kernel)
+{
 	struct argguard_bpf *skel;
-	bool fresh_maps;
-	struct programs *p;
-	char config_pin[128];
+	bool fresh_maps, may_adopt;
 	int err;
 
-	if (ensure_pin_dir())
-		return NULL;
-	warn_if_unprivileged_bpf();
-	pin_path(PIN_CONFIG, config_pin, sizeof(config_pin));
-	*earlier_pins = access(config_pin, F_OK) == 0;
+	*kernel = kernel_features();
 	skel = argguard_bpf__open();
 	if (!skel) {
 		log_error("failed to open the BPF object: %s", strerror(errno));
-		return NULL;
+		return -1;
 	}
 	fresh_maps = *earlier_pins && drop_map_pins_that_do_not_fit(skel);
 	if (fresh_maps)
 		*earlier_pins = false;
+	/* A map made afresh where a pin was missing: a pinned link's program uses the old one. */
+	may_adopt = !fresh_maps && all_maps_pinned();
+	skel->rodata->argguard_build_id = build_id();
+	skel->rodata->argguard_build_features = feature_bits(kernel);
 	err = set_pin_paths(skel);
 	if (!err)
-		err = choose_programs(skel, &kernel);
+		err = choose_programs(skel, kernel);
 	if (err)
 		goto out_destroy;
 	err = argguard_bpf__load(skel);
@@ -412,33 +631,61 @@ struct programs *programs_start(bool *earlier_pins)
 		log_error("failed to load the BPF programs: %s", strerror(-err));
 		goto out_destroy;
 	}
-	if (!kernel.exact_sizes)
+	err = attach_all(skel, kernel->kernel_head, may_adopt);
+	if (err)
+		goto out_destroy;
+	for (int pin = 0; pin < NR_MAP_PINS; pin++)
+		p->map_fds[pin] = bpf_map__fd(map_of(skel, pin));
+	p->skel = skel;
+	return 0;
+out_destroy:
+	argguard_bpf__destroy(skel);
+	return -1;
+}
+
+static void tell_what_the_kernel_lacks(const struct kernel_features *kernel)
+{
+	if (!kernel->exact_sizes)
 		log_notice("this kernel lacks argguard's exec patches: argv/envp sizes are "
 			   "derived from their total, and argc == 0 cannot be seen, so "
 			   "empty_argv rules never match");
-	if (!kernel.kernel_head)
+	if (!kernel->kernel_head)
 		log_notice("this kernel lets no BPF program read the argv an exec copied "
 			   "(bpf_bprm_read_argv): records read argv_head from the caller's "
 			   "memory, which another of its threads can rewrite (head_source "
 			   "\"caller\")");
-	err = attach_all(skel, kernel.kernel_head, !fresh_maps);
-	if (err)
-		goto out_destroy;
-	p = malloc(sizeof(*p));
+}
+
+struct programs *programs_start(bool *earlier_pins)
+{
+	struct kernel_features kernel;
+	struct programs *p;
+	char config_pin[128];
+
+	if (ensure_pin_dir())
+		return NULL;
+	warn_if_unprivileged_bpf();
+	pin_path(PIN_CONFIG, config_pin, sizeof(config_pin));
+	*earlier_pins = access(config_pin, F_OK) == 0;
+	p = calloc(1, sizeof(*p));
 	if (!p) {
 		log_error("failed to start the BPF programs: %s", strerror(ENOMEM));
-		goto out_destroy;
+		return NULL;
 	}
-	p->skel = skel;
+	if (*earlier_pins && resume(p, &kernel)) {
+		log_info("adopted the pinned links and maps as they are: this build loaded "
+			 "them, nothing to load again");
+	} else if (load(p, earlier_pins, &kernel)) {
+		free(p);
+		return NULL;
+	}
+	tell_what_the_kernel_lacks(&kernel);
 	return p;
-out_destroy:
-	argguard_bpf__destroy(skel);
-	return NULL;
 }
 
 int programs_map_fd(const struct programs *p, enum pin pin)
 {
-	return bpf_map__fd(map_of(p->skel, pin));
+	return p->map_fds[pin];
 }
 
 void programs_close(struct programs *p)
@@ -446,7 +693,11 @@ void programs_close(struct programs *p)
 	if (!p)
 		return;
 	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
-	argguard_bpf__destroy(p->skel);
+	if (p->skel)
+		argguard_bpf__destroy(p->skel);
+	else
+		for (int pin = 0; pin < NR_MAP_PINS; pin++)
+			close(p->map_fds[pin]);
 	free(p);
 }
 

@@ -95,8 +95,8 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 	# the next and logged: it may count as held too, never as neither.
 	((accounted - n <= 1)) || fail "$accounted records accounted for $n execs: more than the one in hand"
 	assert_eq $((rate1 - rate0 + ring1 - ring0)) "$summed" "drops, as the summary records say"
-	daemon_said "adopted the pinned $PIN_DIR/link" ||
-		fail "expected the restarted daemon to say it adopted the pinned link"
+	daemon_said "adopted the pinned links and maps as they are" ||
+		fail "expected the restarted daemon to take its own pinned programs without loading them"
 }
 
 # Records the log holds back (its file system full) when the daemon is
@@ -143,6 +143,43 @@ test_pins_of_a_build_with_other_maps_are_replaced() {
 	((limit > 0)) || fail "expected the policy file's limit to be live, got '$limit'"
 	expect E2BIG "an exec over the limit, after the replacement (enforce, as the file says)" \
 		"$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+}
+
+# A link pin someone removed (the link, and its program, are gone with it):
+# the next start cannot take the pins as they are. It loads, attaches what
+# is missing and adopts the rest, and enforces all of it again.
+test_a_start_puts_back_a_removed_link_pin() {
+	local ids
+	trap 'cleanup; systemctl start argguard.service' EXIT
+	systemctl stop argguard.service
+	rm "$PIN_DIR/link_creds"
+	systemctl start argguard.service
+	daemon_said "adopted the pinned links and maps as they are" &&
+		fail "the daemon took the pins as they are with link_creds missing"
+	ids=$(pinned_link_ids)
+	assert_eq 4 "$(wc -w <<<"$ids")" "pinned links (link, link_creds, link_execve, link_execveat): $ids"
+	# link_creds runs the setuid rule.
+	make_setuid_copies
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 1M" \
+		"[setuid]" "max_total_bytes = 4K"
+	expect E2BIG "tester, 8000 bytes to a setuid-root target" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 8000 0 "$SUID_TRUE"
+}
+
+# A map pin someone removed: the load makes that map afresh, and no pinned
+# link may be adopted then, since its program still uses the old map. The
+# programs that run must count into the counters map that is pinned now.
+test_a_start_over_a_removed_map_pin_runs_programs_that_use_the_pinned_maps() {
+	local before after
+	trap 'systemctl start argguard.service' EXIT
+	systemctl stop argguard.service
+	rm "$PIN_DIR/counters"
+	systemctl start argguard.service
+	daemon_said "adopted the pinned" && fail "the daemon adopted links whose programs use the removed map"
+	before=$(counter global.allow)
+	/bin/true
+	after=$(counter global.allow)
+	((after > before)) || fail "global.allow did not move ($before, then $after): the programs count elsewhere"
 }
 
 test_stop_keeps_enforcement_by_default() {
