@@ -143,8 +143,12 @@ struct {
 	__type(value, __u8);
 } argguard_denied_execs SEC(".maps");
 
-/* fs.exec_arg_max, from kernel-patches/; its address is 0 on a stock kernel. */
-extern const void exec_arg_max __ksym __weak;
+/*
+ * Where fs.exec_arg_max (kernel-patches/) lives, as the loader finds it in
+ * /proc/kallsyms; 0 on a stock kernel. Not a __ksym: to resolve a typeless
+ * one, libbpf parses all of /proc/kallsyms line by line at every load.
+ */
+const volatile __u64 exec_arg_max_address = 0;
 
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
@@ -786,8 +790,8 @@ static __u64 kernel_arg_limit(__u32 *kind)
 	if (limit < 32 * 4096)
 		limit = 32 * 4096;
 	*kind = ARGGUARD_LIMIT_KERNEL;
-	if (&exec_arg_max)
-		bpf_probe_read_kernel(&cap, sizeof(cap), &exec_arg_max);
+	if (exec_arg_max_address)
+		bpf_probe_read_kernel(&cap, sizeof(cap), (const void *)exec_arg_max_address);
 	if (cap && cap < limit) {
 		*kind = ARGGUARD_LIMIT_EXEC_ARG_MAX;
 		return cap;

@@ -26,6 +26,7 @@
 #include <linux/magic.h>
 
 #include "argguard.skel.h"
+#include "kallsyms.h"
 #include "log.h"
 #include "units.h"
 
@@ -210,6 +211,25 @@ static __u64 build_id(void)
 	for (size_t i = 0; i < size; i++)
 		h = (h ^ elf[i]) * 0x100000001b3ULL;
 	return h;
+}
+
+/*
+ * Where fs.exec_arg_max lives, for kernel-refused records' limit; 0 where
+ * the kernel has no such sysctl (no kernel-patches/) or hides addresses.
+ */
+static __u64 exec_arg_max_address(void)
+{
+	uint64_t address = 0;
+	int err;
+
+	if (access("/proc/sys/fs/exec_arg_max", F_OK))
+		return 0;
+	err = kallsyms_address("/proc/kallsyms", "exec_arg_max", &address);
+	if (err)
+		log_warning("failed to find fs.exec_arg_max in /proc/kallsyms (%s): kernel-refused "
+			    "records give the RLIMIT_STACK limit, not this cap",
+			    err == -EACCES ? "addresses hidden: no CAP_SYSLOG?" : strerror(-err));
+	return err ? 0 : address;
 }
 
 static int leave_out(struct bpf_program *prog)
@@ -621,6 +641,7 @@ static int load(struct programs *p, bool *earlier_pins, struct kernel_features *
 	may_adopt = !fresh_maps && all_maps_pinned();
 	skel->rodata->argguard_build_id = build_id();
 	skel->rodata->argguard_build_features = feature_bits(kernel);
+	skel->rodata->exec_arg_max_address = exec_arg_max_address();
 	err = set_pin_paths(skel);
 	if (!err)
 		err = choose_programs(skel, kernel);
