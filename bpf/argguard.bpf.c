@@ -356,61 +356,79 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
 	return bpf_map_lookup_elem(&argguard_global_rules, &set);
 }
 
+struct head_copy {
+	struct argguard_event *e;
+	__u64 argv;
+	__u32 want;
+	__u32 ptr_size;
+	__u32 off;
+	bool stopped;
+};
+
+/* bpf_loop callback: step i appends the caller's argv[i] to the head; 1 ends the walk. */
+static long copy_arg(__u32 i, void *ctx)
+{
+	struct head_copy *c = ctx;
+	struct argguard_event *e = c->e;
+	__u32 arg32 = 0, off = c->off;
+	__u64 arg = 0;
+	long n;
+
+	c->stopped = true;
+	/* A 32-bit caller's argv holds 4-byte pointers. */
+	if (c->ptr_size == 4 ? bpf_probe_read_user(&arg32, 4, (void *)(c->argv + 4 * (__u64)i))
+			     : bpf_probe_read_user(&arg, 8, (void *)(c->argv + 8 * (__u64)i))) {
+		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+		return 1;
+	}
+	if (c->ptr_size == 4)
+		arg = arg32;
+	if (!arg)
+		return 1;
+	if (off >= c->want) {
+		e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
+		return 1;
+	}
+	/* Masks the verifier can follow; off < want <= HEAD_MAX, so they change nothing. */
+	n = bpf_probe_read_user_str(&e->head[off & (ARGGUARD_HEAD_MAX - 1)],
+				    ((c->want - off - 1) & (ARGGUARD_HEAD_MAX - 1)) + 1,
+				    (const void *)arg);
+	if (n <= 0) {
+		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+		return 1;
+	}
+	if (n == c->want - off) { /* filled the head: cut here, or just fits */
+		c->off = c->want;
+		e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
+		return 1;
+	}
+	c->off = off + n;
+	c->stopped = false;
+	return 0;
+}
+
 /*
  * Copy the first head_bytes of the caller's argv into the record. The
  * kernel has just read these pages, so they are resident; another thread
  * could have changed them since, so the head is what the record shows of
- * the command line, while the sizes stay the kernel's own.
+ * the command line, while the sizes stay the kernel's own. A global
+ * function, verified once per program; and a bpf_loop, whose step the
+ * verifier checks as a function, not once per unrolled iteration.
  */
 __noinline int read_head(struct argguard_event *e, __u64 argv_addr, __u32 want, __u32 ptr_size)
 {
-	__u32 arg32 = 0;
-	__u64 arg = 0;
-	__u32 off = 0;
-	long n;
-	int i;
+	struct head_copy c = { .e = e, .argv = argv_addr, .want = want, .ptr_size = ptr_size };
 
-	/* A global function, verified once on its own: inlined into both hooks,
-	 * its loop takes the verifier past its limit. */
 	if (!e)
 		return 0;
-	if (!want)
-		want = ARGGUARD_HEAD_DEFAULT;
-	if (want > ARGGUARD_HEAD_MAX)
-		want = ARGGUARD_HEAD_MAX;
-	for (i = 0; i < ARGGUARD_HEAD_MAX_ARGS; i++) {
-		/* A 32-bit caller's argv holds 4-byte pointers. */
-		if (ptr_size == 4 ? bpf_probe_read_user(&arg32, 4, (void *)(argv_addr + 4 * i))
-				  : bpf_probe_read_user(&arg, 8, (void *)(argv_addr + 8 * i))) {
-			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
-			break;
-		}
-		if (ptr_size == 4)
-			arg = arg32;
-		if (!arg)
-			break;
-		if (off >= want) {
-			e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
-			break;
-		}
-		/* Masks the verifier can follow; off < want <= HEAD_MAX, so they change nothing. */
-		n = bpf_probe_read_user_str(&e->head[off & (ARGGUARD_HEAD_MAX - 1)],
-					    ((want - off - 1) & (ARGGUARD_HEAD_MAX - 1)) + 1,
-					    (const void *)arg);
-		if (n <= 0) {
-			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
-			break;
-		}
-		if (n == want - off) { /* filled the head: cut here, or just fits */
-			off = want;
-			e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
-			break;
-		}
-		off += n;
-	}
-	if (i == ARGGUARD_HEAD_MAX_ARGS)
+	if (!c.want)
+		c.want = ARGGUARD_HEAD_DEFAULT;
+	if (c.want > ARGGUARD_HEAD_MAX)
+		c.want = ARGGUARD_HEAD_MAX;
+	bpf_loop(ARGGUARD_HEAD_MAX_ARGS, copy_arg, &c, 0);
+	if (!c.stopped) /* ARGGUARD_HEAD_MAX_ARGS arguments, and maybe more */
 		e->flags |= ARGGUARD_EV_HEAD_TRUNCATED;
-	e->head_len = off;
+	e->head_len = c.off;
 	return 0;
 }
 
@@ -501,12 +519,14 @@ static struct argguard_uid_bucket *uid_bucket(void)
  * counted; only its record is held back, and counted as suppressed, in all
  * and for the uid.
  */
-static bool rate_allows(const struct argguard_settings *settings)
+__noinline int rate_allows(const struct argguard_settings *settings)
 {
 	struct argguard_uid_bucket *b = NULL;
 	__u32 zero = 0;
 	__u64 *tat;
 
+	if (!settings)
+		return true;
 	if (settings->event_rate) {
 		b = uid_bucket();
 		if (b && !take_token(&b->tat, interval_of(settings->event_rate),
@@ -577,21 +597,17 @@ static __always_inline void read_kernel_head(struct argguard_event *e, struct li
  */
 enum head_source { CALLER_HEAD, KERNEL_HEAD };
 
-static __always_inline void report(struct linux_binprm *bprm, const struct exec_sizes *sz,
-				   const struct decision *d, __u32 flags,
-				   const struct argguard_settings *settings, enum head_source head)
+/*
+ * The record of a judged exec, but for what needs its linux_binprm: the
+ * filename, the shebang and the argv head. A global function, verified
+ * once on its own: inlined, it was verified again for each mix of scope,
+ * verdict, limit and errno that can reach it, most of bprm_check's load.
+ */
+__noinline int fill_record(struct argguard_event *e, const struct exec_sizes *sz,
+			   const struct decision *d, __u32 flags)
 {
-	__u32 ptr_size;
-	__u64 argv;
-	struct argguard_event *e;
-
-	if (!rate_allows(settings))
-		return;
-	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
-	if (!e) {
-		drop(ARGGUARD_DROP_RING_FULL);
-		return;
-	}
+	if (!e || !sz || !d)
+		return 0;
 	e->ktime_ns = bpf_ktime_get_ns();
 	e->argv_bytes = sz->argv_bytes;
 	e->envp_bytes = sz->envp_bytes;
@@ -607,6 +623,25 @@ static __always_inline void report(struct linux_binprm *bprm, const struct exec_
 	e->envc = sz->envc;
 	e->orig_argc = sz->orig_argc;
 	e->err = d->verdict == ARGGUARD_VERDICT_DENY ? d->deny_errno : 0;
+	return 0;
+}
+
+static __always_inline void report(struct linux_binprm *bprm, const struct exec_sizes *sz,
+				   const struct decision *d, __u32 flags,
+				   const struct argguard_settings *settings, enum head_source head)
+{
+	__u32 ptr_size;
+	__u64 argv;
+	struct argguard_event *e;
+
+	if (!rate_allows(settings))
+		return;
+	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
+	if (!e) {
+		drop(ARGGUARD_DROP_RING_FULL);
+		return;
+	}
+	fill_record(e, sz, d, flags);
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	read_shebang(e, bprm);
 	e->head_len = 0;
