@@ -517,7 +517,7 @@ static struct argguard_uid_bucket *uid_bucket(void)
  * May one more record go out? First the caller's uid bucket (event_rate),
  * then the one for all (event_rate_total). The decision is always made and
  * counted; only its record is held back, and counted as suppressed, in all
- * and for the uid.
+ * and for the uid. A global function, verified once, like fill_record().
  */
 __noinline int rate_allows(const struct argguard_settings *settings)
 {

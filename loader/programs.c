@@ -471,8 +471,8 @@ static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
 /*
  * Resuming: a start that finds this very build's programs attached and
  * pinned, over the pinned maps, takes them as they are. A load would have
- * the verifier check every program again (seconds under emulation), only
- * for attach_and_pin() to adopt the same links by their tags.
+ * the verifier check every program again, only for adopt_all() to adopt
+ * the same links by their tags.
  */
 
 #define MAX_PROG_MAPS 32
