@@ -90,11 +90,30 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	/* One live cgroup per ruled path, and room for as many being replaced. */
-	__uint(max_entries, 4 * ARGGUARD_MAX_CGROUP_RULES);
+	/* One live cgroup per ruled path, room for as many being replaced, and a mark per set. */
+	__uint(max_entries, 4 * ARGGUARD_MAX_CGROUP_RULES + 2);
 	__type(key, struct argguard_cgroup_id_key);
 	__type(value, struct argguard_cgroup_key);
 } argguard_cgroup_ids SEC(".maps");
+
+/* A walk's result: the nearest ancestor with a rule, or 0, as of a generation. */
+struct cgroup_walk {
+	__u64 ruled_ancestor;
+	__u32 generation;
+	__u32 pad;
+};
+
+/*
+ * The walks from each cgroup that exec'd lately, by set and cgroup id.
+ * Not pinned: only the programs use it, and a stale entry is never read
+ * (argguard.h, cgroup_ids).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct argguard_cgroup_id_key);
+	__type(value, struct cgroup_walk);
+} argguard_cgroup_walks SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -176,16 +195,21 @@ struct decision {
 	__s32 deny_errno;
 };
 
+/*
+ * bprm is the hook's own argument, a pointer the verifier knows by its BTF
+ * type: its fields are read by plain loads, which cost an instruction each,
+ * not a helper call each as BPF_CORE_READ() would.
+ */
 static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 {
 	struct linux_binprm___argguard *patched = (void *)bprm;
 
-	sz->argc = BPF_CORE_READ(bprm, argc);
-	sz->envc = BPF_CORE_READ(bprm, envc);
+	sz->argc = bprm->argc;
+	sz->envc = bprm->envc;
 	if (bpf_core_field_exists(patched->argv_bytes)) {
-		sz->argv_bytes = BPF_CORE_READ(patched, argv_bytes);
-		sz->envp_bytes = BPF_CORE_READ(patched, envp_bytes);
-		sz->orig_argc = BPF_CORE_READ(patched, orig_argc);
+		sz->argv_bytes = patched->argv_bytes;
+		sz->envp_bytes = patched->envp_bytes;
+		sz->orig_argc = patched->orig_argc;
 		sz->total_bytes = sz->argv_bytes + sz->envp_bytes;
 		sz->flags = ARGGUARD_EV_EXACT_SIZES;
 		return;
@@ -196,7 +220,7 @@ static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 	 * empty argv gains). The split is unknown, so argv and envp limits
 	 * are judged against the total: never laxer than the exact figure.
 	 */
-	sz->total_bytes = BPF_CORE_READ(bprm, exec) - BPF_CORE_READ(bprm, p);
+	sz->total_bytes = bprm->exec - bprm->p;
 	sz->argv_bytes = sz->total_bytes;
 	sz->envp_bytes = sz->total_bytes;
 	sz->orig_argc = -1;
@@ -306,40 +330,70 @@ static long ruled_ancestor(__u32 i, void *ctx)
 }
 
 /*
- * The rule of the caller's nearest ancestor cgroup (itself included) that has
- * one, at any depth: bpf_loop runs up to 2^23 steps, more levels than a
- * machine can hold cgroups. Should it refuse, the exec is denied: nesting
- * never takes a process out of an ancestor's rule.
+ * The nearest ancestor of the caller's cgroup (itself included) that has a
+ * rule in set, or 0, at any depth: bpf_loop runs up to 2^23 steps, more
+ * levels than a machine can hold cgroups. < 0 if it refuses.
  */
-static const struct argguard_rule *cgroup_rule(__u32 set, struct decision *d)
+static long walk_ancestors(__u32 set, __u64 *ruled)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ancestor_walk w = { .set = set };
+	long err;
+
+	w.level = task->cgroups->dfl_cgrp->level;
+	err = bpf_loop(w.level + 1, ruled_ancestor, &w, 0);
+	*ruled = w.cgroup_id;
+	return err < 0 ? err : 0;
+}
+
+/*
+ * The rule of the caller's nearest ruled ancestor cgroup. The walk's result
+ * is kept for the cgroup: a cgroup made later is no ancestor of one that
+ * exec'd already, and whatever else changes cgroup_ids moves the generation.
+ * Should the walk fail, the exec is denied: nesting never takes a process
+ * out of an ancestor's rule.
+ */
+static const struct argguard_rule *cgroup_rule(const struct argguard_config *live,
+					       struct decision *d)
 {
 	static const struct argguard_rule too_deep = { .action = ARGGUARD_ACTION_DENY,
 						       .max_total_bytes = 1 };
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	struct ancestor_walk w = { .set = set };
-	struct argguard_cgroup_id_key k = { .set = set };
+	struct argguard_cgroup_id_key k = { .set = live->active_set,
+					    .cgroup_id = ARGGUARD_CGROUP_IDS_USED };
 	const struct argguard_cgroup_key *path;
+	struct cgroup_walk *seen, walk = { .generation = live->cgroup_generation };
 
-	w.level = BPF_CORE_READ(task, cgroups, dfl_cgrp, level);
-	if (bpf_loop(w.level + 1, ruled_ancestor, &w, 0) < 0) {
-		d->rule_id = bpf_get_current_cgroup_id();
-		return &too_deep;
+	if (!bpf_map_lookup_elem(&argguard_cgroup_ids, &k))
+		return NULL; /* no cgroup of this set has a rule: nothing to walk */
+	k.cgroup_id = bpf_get_current_cgroup_id();
+	seen = bpf_map_lookup_elem(&argguard_cgroup_walks, &k);
+	if (seen && seen->generation == walk.generation) {
+		walk.ruled_ancestor = seen->ruled_ancestor;
+	} else {
+		if (walk_ancestors(k.set, &walk.ruled_ancestor)) {
+			d->rule_id = k.cgroup_id;
+			return &too_deep;
+		}
+		/* Kept only if the caller stayed put: a walk half in another cgroup is not its. */
+		if (bpf_get_current_cgroup_id() == k.cgroup_id)
+			bpf_map_update_elem(&argguard_cgroup_walks, &k, &walk, BPF_ANY);
 	}
-	if (!w.cgroup_id)
+	if (!walk.ruled_ancestor)
 		return NULL;
-	k.cgroup_id = w.cgroup_id;
+	k.cgroup_id = walk.ruled_ancestor;
 	path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
-	d->rule_id = w.cgroup_id;
+	d->rule_id = walk.ruled_ancestor;
 	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
 }
 
 /* The most specific rule for the caller: nearest cgroup, then uid, then global. */
-static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
+static const struct argguard_rule *scope_rule(const struct argguard_config *live,
+					      struct decision *d)
 {
-	struct argguard_uid_key uk = { .set = set };
+	struct argguard_uid_key uk = { .set = live->active_set };
 	const struct argguard_rule *rule;
 
-	rule = cgroup_rule(set, d);
+	rule = cgroup_rule(live, d);
 	if (rule) {
 		d->scope = ARGGUARD_SCOPE_CGROUP;
 		return rule;
@@ -353,7 +407,7 @@ static const struct argguard_rule *scope_rule(__u32 set, struct decision *d)
 	}
 	d->scope = ARGGUARD_SCOPE_GLOBAL;
 	d->rule_id = 0;
-	return bpf_map_lookup_elem(&argguard_global_rules, &set);
+	return bpf_map_lookup_elem(&argguard_global_rules, &uk.set);
 }
 
 struct head_copy {
@@ -700,18 +754,19 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 }
 
 /*
- * The live set, and its settings: active_set is read once, so that an exec
+ * The live set, and its settings: the config is read once, so that an exec
  * judges by one whole policy even while an apply flips it.
  */
-static const struct argguard_settings *live_settings(__u32 *set)
+static const struct argguard_settings *live_settings(struct argguard_config *live)
 {
 	__u32 zero = 0;
 	struct argguard_config *cfg = bpf_map_lookup_elem(&argguard_config, &zero);
 
 	if (!cfg)
 		return NULL;
-	*set = *(volatile __u32 *)&cfg->active_set & 1;
-	return bpf_map_lookup_elem(&argguard_settings, set);
+	live->active_set = *(volatile __u32 *)&cfg->active_set & 1;
+	live->cgroup_generation = *(volatile __u32 *)&cfg->cgroup_generation;
+	return bpf_map_lookup_elem(&argguard_settings, &live->active_set);
 }
 
 /* Whether this exec is the daemon's enforcement probe; if so, the probe is spent. */
@@ -732,18 +787,19 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	const struct argguard_rule *rule;
 	struct decision d = {}, empty = {};
 	struct exec_sizes sz;
-	__u32 set = 0, mode;
+	struct argguard_config live = {};
+	__u32 mode;
 
 	/* A script runs this hook again for its interpreter: judge the exec once. */
-	if (BPF_CORE_READ(bprm, interp) != BPF_CORE_READ(bprm, filename))
+	if (bprm->interp != bprm->filename)
 		return 0;
 	if (is_probe())
 		return -EPERM;
-	settings = live_settings(&set);
+	settings = live_settings(&live);
 	if (!settings)
 		return 0;
 	mode = settings->mode;
-	rule = scope_rule(set, &d);
+	rule = scope_rule(&live, &d);
 	if (mode == ARGGUARD_MODE_OFF || !rule) {
 		count(ARGGUARD_COUNTER(d.scope, ARGGUARD_VERDICT_ALLOW));
 		return 0;
@@ -781,15 +837,15 @@ static __always_inline int check_secureexec(struct linux_binprm *bprm, enum head
 	const struct argguard_rule *rule;
 	struct decision d = { .scope = ARGGUARD_SCOPE_SETUID };
 	struct exec_sizes sz;
-	__u32 set = 0;
+	struct argguard_config live = {};
 
 	/* The capability LSM ran first and set secureexec for any privilege gain. */
-	if (!BPF_CORE_READ_BITFIELD_PROBED(bprm, secureexec))
+	if (!BPF_CORE_READ_BITFIELD(bprm, secureexec))
 		return 0;
-	settings = live_settings(&set);
+	settings = live_settings(&live);
 	if (!settings || settings->mode == ARGGUARD_MODE_OFF)
 		return 0;
-	rule = bpf_map_lookup_elem(&argguard_setuid_rules, &set);
+	rule = bpf_map_lookup_elem(&argguard_setuid_rules, &live.active_set);
 	if (!rule)
 		return 0;
 	read_sizes(bprm, &sz);
@@ -834,28 +890,61 @@ static __u64 kernel_arg_limit(__u32 *kind)
 	return limit;
 }
 
+/* The exec syscalls whose exit is watched, each with its arguments where it has them. */
+enum exec_call { EXECVE, EXECVEAT, COMPAT_EXECVE, COMPAT_EXECVEAT };
+
+/* The caller's filename and argv, and the size of its argv's pointers. */
+static void call_args(const struct pt_regs *regs, enum exec_call call, __u64 *filename, __u64 *argv,
+		      __u32 *ptr_size)
+{
+	*ptr_size = 8;
+	switch (call) {
+	case EXECVE:
+		*filename = PT_REGS_PARM1_CORE(regs);
+		*argv = PT_REGS_PARM2_CORE(regs);
+		return;
+	case EXECVEAT:
+		*filename = PT_REGS_PARM2_CORE(regs);
+		*argv = PT_REGS_PARM3_CORE(regs);
+		return;
+	case COMPAT_EXECVE:
+		*filename = BPF_CORE_READ(regs, bx);
+		*argv = BPF_CORE_READ(regs, cx);
+		break;
+	case COMPAT_EXECVEAT:
+		*filename = BPF_CORE_READ(regs, cx);
+		*argv = BPF_CORE_READ(regs, dx);
+		break;
+	}
+	*ptr_size = 4;
+}
+
 /*
  * An exec that failed with E2BIG without argguard denying it was refused by
  * the kernel before any LSM ran: the 2010 exploit, a pointer flood, a breach
  * of fs.exec_arg_max. Report it from the syscall's exit, where the caller's
- * filename is still readable.
+ * filename is still readable. Every exec passes here, and nearly all of them
+ * succeed: nothing is read before ret says this one failed.
  */
-static int report_kernel_refusal(__u64 filename, __u64 argv, __u32 ptr_size, long ret)
+static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enum exec_call call,
+						 long ret)
 {
 	struct decision d = {
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
 		.scope = ARGGUARD_SCOPE_KERNEL,
 	};
 	const struct argguard_settings *settings;
-	__u64 id = bpf_get_current_pid_tgid();
 	struct argguard_event *e;
-	__u32 set;
+	struct argguard_config live;
+	__u64 id, filename, argv;
+	__u32 ptr_size;
 
 	if (ret >= 0)
 		return 0;
+	id = bpf_get_current_pid_tgid();
 	if (!bpf_map_delete_elem(&argguard_denied_execs, &id) || ret != -E2BIG)
 		return 0; /* argguard's own denial, or not about sizes */
-	settings = live_settings(&set);
+	settings = live_settings(&live);
 	if (!settings || settings->mode == ARGGUARD_MODE_OFF)
 		return 0;
 	count(ARGGUARD_COUNTER(d.scope, d.verdict));
@@ -880,6 +969,7 @@ static int report_kernel_refusal(__u64 filename, __u64 argv, __u32 ptr_size, lon
 	e->envc = -1;
 	e->orig_argc = -1;
 	e->err = E2BIG;
+	call_args(regs, call, &filename, &argv, &ptr_size);
 	bpf_probe_read_user_str(e->filename, sizeof(e->filename), (const void *)filename);
 	read_head(e, argv, settings->head_bytes, ptr_size);
 	bpf_ringbuf_submit(e, 0);
@@ -889,13 +979,13 @@ static int report_kernel_refusal(__u64 filename, __u64 argv, __u32 ptr_size, lon
 SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execve")
 int BPF_PROG(argguard_execve_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal(PT_REGS_PARM1_CORE(regs), PT_REGS_PARM2_CORE(regs), 8, ret);
+	return report_kernel_refusal(regs, EXECVE, ret);
 }
 
 SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execveat")
 int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal(PT_REGS_PARM2_CORE(regs), PT_REGS_PARM3_CORE(regs), 8, ret);
+	return report_kernel_refusal(regs, EXECVEAT, ret);
 }
 
 /*
@@ -906,13 +996,13 @@ int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execve")
 int BPF_PROG(argguard_compat_execve_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal(BPF_CORE_READ(regs, bx), BPF_CORE_READ(regs, cx), 4, ret);
+	return report_kernel_refusal(regs, COMPAT_EXECVE, ret);
 }
 
 SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execveat")
 int BPF_PROG(argguard_compat_execveat_exit, const struct pt_regs *regs, long ret)
 {
-	return report_kernel_refusal(BPF_CORE_READ(regs, cx), BPF_CORE_READ(regs, dx), 4, ret);
+	return report_kernel_refusal(regs, COMPAT_EXECVEAT, ret);
 }
 
 /*
@@ -932,12 +1022,16 @@ int BPF_PROG(argguard_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 	n = bpf_probe_read_kernel_str(key.path, sizeof(key.path), path);
 	if (n <= 0 || n >= (long)sizeof(key.path))
 		return 0;
-	id.cgroup_id = BPF_CORE_READ(cgrp, kn, id);
 	for (__u32 set = 0; set < 2; set++) {
 		key.set = set;
 		id.set = set;
-		if (bpf_map_lookup_elem(&argguard_cgroup_rules, &key))
-			bpf_map_update_elem(&argguard_cgroup_ids, &id, &key, BPF_ANY);
+		if (!bpf_map_lookup_elem(&argguard_cgroup_rules, &key))
+			continue;
+		/* The mark first: an id without it would never be looked at. */
+		id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
+		bpf_map_update_elem(&argguard_cgroup_ids, &id, &key, BPF_ANY);
+		id.cgroup_id = BPF_CORE_READ(cgrp, kn, id);
+		bpf_map_update_elem(&argguard_cgroup_ids, &id, &key, BPF_ANY);
 	}
 	return 0;
 }

@@ -139,9 +139,12 @@ struct argguard_rule {
  * lives whole in one of two sets (its settings and every rule); execs read
  * set active_set (0 or 1; other values read as active_set & 1), and a policy
  * apply writes the other set, then flips active_set with this one update.
+ * The same update counts cgroup_generation up: what the programs remember
+ * of earlier walks up a cgroup's ancestors holds for one generation.
  */
 struct argguard_config {
 	__u32 active_set;
+	__u32 cgroup_generation;
 };
 
 /* The "settings" map, one entry per set: what a policy says besides its rules. */
@@ -194,12 +197,21 @@ struct argguard_cgroup_key {
  * rule's key. A policy apply fills it for the cgroups that exist; the
  * cgroup_mkdir tracepoint adds each one created later, before any process
  * can enter it, and cgroup_rmdir takes it out again.
+ *
+ * Whoever adds an id to a set first adds that set's mark: the key with
+ * cgroup_id ARGGUARD_CGROUP_IDS_USED, which no cgroup has. An exec looks for
+ * the mark before it walks its cgroup's ancestors; without it, no cgroup of
+ * the set has a rule, and the walk is skipped. The walk's result is kept
+ * for the cgroup until config.cgroup_generation moves: so only the loader
+ * and the programs write cgroup_ids, and an admin writes cgroup_rules.
  */
 struct argguard_cgroup_id_key {
 	__u64 cgroup_id;
 	__u32 set;
 	__u32 pad;
 };
+
+#define ARGGUARD_CGROUP_IDS_USED 0
 
 /* Per-CPU decision counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
 #define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))

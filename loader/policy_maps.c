@@ -138,6 +138,9 @@ static int index_cgroup(int fd, const struct argguard_cgroup_key *key, const cha
 	snprintf(full, sizeof(full), "%s%s", cgroup_root, key->path);
 	if (stat(full, &st) || !S_ISDIR(st.st_mode))
 		return 0;
+	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED; /* the set's mark, before its first id */
+	if (bpf_map_update_elem(fd, &id, key, BPF_ANY))
+		return -errno;
 	id.cgroup_id = st.st_ino;
 	return bpf_map_update_elem(fd, &id, key, BPF_ANY) ? -errno : 0;
 }
@@ -211,6 +214,7 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const
 	if (err)
 		return err;
 	/* The one update that switches every exec to the new policy at once. */
+	cfg.cgroup_generation++;
 	return bpf_map_update_elem(m->fd[PIN_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
 

@@ -63,7 +63,8 @@ set_config() {
 	local j set
 	set=$(active_set)
 	if [[ $1 == active_set ]]; then
-		bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value $(le 4 "$2")
+		bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value $(le 4 "$2") \
+			$(le 4 "$(config_json | jq .cgroup_generation)")
 		return
 	fi
 	j=$(settings_json | jq -c ".$1 = $2") || return 1

@@ -38,6 +38,34 @@ test_cgroup_rule_holds_for_a_cgroup_made_after_the_apply() {
 	expect allowed "100K outside it (1M global)" "$HELPERS/execsize" 100000 0 /bin/true
 }
 
+# The programs keep each cgroup's walk up its ancestors, per set, for one
+# generation of the config. Every apply must start a new one: a rule for an
+# ancestor holds at the next exec, and a walk remembered in the set an
+# apply rewrites is never read again. Another cgroup's rule keeps the walk
+# on throughout (without one, execs skip it).
+test_cgroup_rules_for_ancestors_hold_at_the_next_exec_after_each_apply() {
+	trap cleanup EXIT
+	mkdir -p $CG/argguard-t-walk/child $CG/argguard-t-other
+	# apply_with LINE...: a 1M global limit and the other cgroup's rule, and LINE...
+	apply_with() {
+		apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+			"[cgroup /argguard-t-other]" "max_total_bytes = 1M" "$@"
+	}
+	local ruled=("[cgroup /argguard-t-walk]" "max_total_bytes = 64K")
+	local exec_100k=(in_cgroup /argguard-t-walk/child "$HELPERS/execsize" 100000 0 /bin/true)
+	apply_with
+	expect allowed "100K in child, no rule above it" "${exec_100k[@]}"
+	apply_with "${ruled[@]}"
+	expect E2BIG "100K in child, its parent's 64K rule applied since its last exec" "${exec_100k[@]}"
+	apply_with
+	expect allowed "100K in child, the rule gone again" "${exec_100k[@]}"
+	# This apply rewrites the set that had the rule, and whose walk found it.
+	apply_with
+	expect allowed "100K in child, the set that had the rule rewritten without it" "${exec_100k[@]}"
+	apply_with "${ruled[@]}"
+	expect E2BIG "100K in child, the rule back" "${exec_100k[@]}"
+}
+
 # The loop a unit runs: exec 100K (over its cgroup's 64K) until told to
 # stop, and write each outcome with the incarnation's pid. ExecStop tells it
 # with a file, which it checks between two execs, so every exec has its
