@@ -23,8 +23,9 @@ struct sink;
 struct sink_ops {
 	const char *name; /* what messages and summaries call it: "log", "journald", "audit" */
 	/*
-	 * In the pipeline's thread: what send() needs of r, in memory that
-	 * outlives r. NULL when out of memory (the record is counted as failed).
+	 * In the pipeline's thread: what send() needs of r, in one malloc()ed
+	 * block, whose size the queue counts. NULL when out of memory (the
+	 * record is counted as failed).
 	 */
 	void *(*prepare)(struct sink *s, const struct record *r);
 	/* In the sink's thread: write one prepared record. 0, or a negative errno. */

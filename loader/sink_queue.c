@@ -2,6 +2,7 @@
 #include "sink_queue.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ struct sink_queue {
 	pthread_cond_t idle; /* nothing queued and nothing being sent */
 	void *items[SINK_QUEUE_LEN]; /* prepared records, oldest at head */
 	unsigned int head, n;
+	size_t bytes; /* the heap the queued items hold */
 	bool sending, reopen, stopping;
 	bool failing; /* the last send failed, and said so */
 	bool unflushed; /* sent since the sink's last flush */
@@ -34,6 +36,12 @@ static void timespec_at(uint64_t ns, struct timespec *ts)
 	ts->tv_nsec = (long)(ns % 1000000000ULL);
 }
 
+/* Every sink's prepared record is one malloc()ed block: its release is free(). */
+static size_t item_bytes(void *item)
+{
+	return malloc_usable_size(item);
+}
+
 /* Called with q->lock held; drops it while the sink writes. */
 static void send_one(struct sink_queue *q)
 {
@@ -43,6 +51,7 @@ static void send_one(struct sink_queue *q)
 
 	q->head = (q->head + 1) % SINK_QUEUE_LEN;
 	q->n--;
+	q->bytes -= item_bytes(item);
 	q->sending = true;
 	pthread_mutex_unlock(&q->lock);
 	err = s->ops->send(s, item);
@@ -153,9 +162,10 @@ void sink_queue_push(struct sink *s, const struct record *r)
 	pthread_mutex_lock(&q->lock);
 	if (!item) {
 		q->losses.failed++;
-	} else if (q->n == SINK_QUEUE_LEN) {
+	} else if (q->n == SINK_QUEUE_LEN || q->bytes + item_bytes(item) > SINK_QUEUE_BYTES) {
 		q->losses.queue_full++;
 	} else {
+		q->bytes += item_bytes(item);
 		q->items[(q->head + q->n++) % SINK_QUEUE_LEN] = item;
 		item = NULL;
 		if (q->n == 1) /* the thread sleeps only on an empty queue */
@@ -218,6 +228,7 @@ void sink_queue_stop(struct sink *s, struct sink_losses *losses)
 		/* Left to the process's exit: what it holds is lost. */
 		q->losses.held_at_exit += q->n + q->sending;
 		q->n = 0;
+		q->bytes = 0;
 	}
 	q->stopping = true;
 	pthread_cond_signal(&q->wake);

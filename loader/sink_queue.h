@@ -10,8 +10,14 @@
 
 #include "sink.h"
 
-/* Records a sink may fall behind by before new ones are counted as queue_full. */
+/*
+ * How far a sink may fall behind before new records are counted as its
+ * queue_full: so many records, or so many bytes of them prepared. The
+ * bytes bound the daemon's memory in a storm: journald takes several
+ * times the daemon's CPU a record, and its queue would otherwise fill.
+ */
 #define SINK_QUEUE_LEN 4096
+#define SINK_QUEUE_BYTES (512 * 1024)
 
 /* Start s's thread. 0, or a negative errno (logged); s is then closed. */
 int sink_queue_start(struct sink *s);

@@ -2,8 +2,10 @@
 /*
  * A sink that blocks (the Linux audit log with the kernel's backlog full)
  * stalls neither the pipeline nor the other sinks: its queue fills, and it
- * counts what it could not take; the other sink gets every record.
+ * counts what it could not take; the other sink gets every record. Its
+ * queue holds at most SINK_QUEUE_BYTES of records, however few they are.
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,11 +24,13 @@ struct fake_sink {
 	bool closed;
 };
 
+static size_t item_size = 1; /* what each prepared record takes */
+
 static void *fake_prepare(struct sink *s, const struct record *r)
 {
 	(void)s;
 	(void)r;
-	return malloc(1);
+	return malloc(item_size);
 }
 
 static int fake_send(struct sink *s, void *item)
@@ -73,7 +77,45 @@ static void unblock(struct fake_sink *f)
 }
 
 /* Globals: a thread left running at the end still reaches them. */
-static struct fake_sink fast, stuck;
+static struct fake_sink fast, stuck, stuck_big;
+
+/* Records of 4 KiB for a stuck sink: its bytes fill before its count does. */
+static void bytes_bound_the_queue(void)
+{
+	enum { N = 1000 };
+	struct record r = { .kind = RECORD_SUMMARY };
+	struct sink_losses l;
+	void *one;
+	size_t fit;
+
+	item_size = 4096;
+	one = malloc(item_size);
+	fit = SINK_QUEUE_BYTES / malloc_usable_size(one);
+	free(one);
+	init(&stuck_big, true);
+	CHECK(sink_queue_start(&stuck_big.sink) == 0, "the stuck sink of big records starts");
+	sink_queue_push(&stuck_big.sink, &r);
+	pthread_mutex_lock(&stuck_big.lock);
+	while (!stuck_big.entered)
+		pthread_cond_wait(&stuck_big.go, &stuck_big.lock);
+	pthread_mutex_unlock(&stuck_big.lock);
+	for (int i = 1; i < N; i++)
+		sink_queue_push(&stuck_big.sink, &r);
+	l = sink_queue_losses(&stuck_big.sink);
+	CHECK(fit < N - 1 && l.queue_full == N - 1 - fit,
+	      "its queue took %zu records of 4 KiB, SINK_QUEUE_BYTES' worth, and refused %llu", fit,
+	      (unsigned long long)l.queue_full);
+	unblock(&stuck_big);
+	CHECK(sink_queue_drain(&stuck_big.sink, monotonic_ns() + 10000000000ULL),
+	      "once unblocked, it drains");
+	CHECK(stuck_big.sent == fit + 1, "it sent what it took: %lu", stuck_big.sent);
+	sink_queue_push(&stuck_big.sink, &r);
+	CHECK(sink_queue_drain(&stuck_big.sink, monotonic_ns() + 10000000000ULL) &&
+		      sink_queue_losses(&stuck_big.sink).queue_full == l.queue_full,
+	      "drained, its queue takes records again");
+	sink_queue_stop(&stuck_big.sink, &l);
+	item_size = 1;
+}
 
 int main(void)
 {
@@ -121,5 +163,6 @@ int main(void)
 	CHECK(fast.closed && sink_losses_total(&lf) == 0,
 	      "the other sink lost nothing, and closed");
 	unblock(&stuck); /* its thread finds the queue emptied, and ends */
+	bytes_bound_the_queue();
 	return check_done();
 }
