@@ -15,8 +15,10 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,9 +32,9 @@
 #include "log.h"
 #include "units.h"
 
+/* What the daemon holds of a load: its maps, opened from the pins. */
 struct programs {
-	struct argguard_bpf *skel; /* NULL when resumed from the pins */
-	int map_fds[NR_MAP_PINS]; /* the skeleton's, or opened from the pins */
+	int map_fds[NR_MAP_PINS];
 };
 
 /* The skeleton's map for a map pin, its program and link for a link pin. */
@@ -620,9 +622,10 @@ static bool all_maps_pinned(void)
 
 /*
  * The full start: load the object with every map at its pin, then adopt
- * or attach each link. Fills p (its skeleton and map fds) and *kernel.
+ * or attach each link, and pin it. Fills *kernel. The skeleton stays open
+ * until the process exits: load_in_child() runs this in a process of its own.
  */
-static int load(struct programs *p, bool *earlier_pins, struct kernel_features *kernel)
+static int load(bool *earlier_pins, struct kernel_features *kernel)
 {
 	struct argguard_bpf *skel;
 	bool fresh_maps, may_adopt;
@@ -655,13 +658,52 @@ static int load(struct programs *p, bool *earlier_pins, struct kernel_features *
 	err = attach_all(skel, kernel->kernel_head, may_adopt);
 	if (err)
 		goto out_destroy;
-	for (int pin = 0; pin < NR_MAP_PINS; pin++)
-		p->map_fds[pin] = bpf_map__fd(map_of(skel, pin));
-	p->skel = skel;
 	return 0;
 out_destroy:
 	argguard_bpf__destroy(skel);
 	return -1;
+}
+
+/* How the loader process ends. */
+enum { LOADED_OVER_PINS, LOADED_AFRESH, LOAD_FAILED };
+
+/*
+ * The full load, in a process of its own: at its peak libbpf holds the
+ * kernel's whole BTF for the relocations, most of a load's memory, and a
+ * daemon that did the load would keep that peak as its own for good. The
+ * child leaves the programs and maps pinned, and exits; the daemon then
+ * takes the pins as a restart does. Its messages go to the same stderr.
+ * 0, or -1 if the load failed (and the child said why).
+ */
+static int load_in_child(bool *earlier_pins)
+{
+	struct kernel_features kernel;
+	struct rusage usage;
+	int status;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0) {
+		log_error("failed to start the loader process: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		if (load(earlier_pins, &kernel))
+			_exit(LOAD_FAILED);
+		_exit(*earlier_pins ? LOADED_OVER_PINS : LOADED_AFRESH);
+	}
+	while (wait4(pid, &status, 0, &usage) < 0)
+		if (errno != EINTR) {
+			log_error("failed to wait for the loader process: %s", strerror(errno));
+			return -1;
+		}
+	if (WIFSIGNALED(status))
+		log_error("the loader process died of %s", strsignal(WTERMSIG(status)));
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == LOAD_FAILED)
+		return -1;
+	*earlier_pins = WEXITSTATUS(status) == LOADED_OVER_PINS;
+	log_info("loaded in a process of its own, whose peak RSS was %ld KiB", usage.ru_maxrss);
+	return 0;
 }
 
 static void tell_what_the_kernel_lacks(const struct kernel_features *kernel)
@@ -696,7 +738,13 @@ struct programs *programs_start(bool *earlier_pins)
 	if (*earlier_pins && resume(p, &kernel)) {
 		log_info("adopted the pinned links and maps as they are: this build loaded "
 			 "them, nothing to load again");
-	} else if (load(p, earlier_pins, &kernel)) {
+	} else if (load_in_child(earlier_pins)) {
+		free(p);
+		return NULL;
+	} else if (!resume(p, &kernel)) {
+		log_error("the programs the loader process pinned are not the whole load it "
+			  "made: did another process change %s meanwhile?",
+			  ARGGUARD_PIN_DIR);
 		free(p);
 		return NULL;
 	}
@@ -713,12 +761,9 @@ void programs_close(struct programs *p)
 {
 	if (!p)
 		return;
-	/* Closing our link fds leaves the pinned links, and enforcement, in place. */
-	if (p->skel)
-		argguard_bpf__destroy(p->skel);
-	else
-		for (int pin = 0; pin < NR_MAP_PINS; pin++)
-			close(p->map_fds[pin]);
+	/* The links stay pinned, and enforcement in place. */
+	for (int pin = 0; pin < NR_MAP_PINS; pin++)
+		close(p->map_fds[pin]);
 	free(p);
 }
 

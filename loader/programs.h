@@ -14,7 +14,7 @@
 
 #define ARGGUARD_RUN_LOCK "/run/argguard.lock"
 
-/* The loaded BPF object: its programs, maps and links. */
+/* The pinned load the daemon runs with: its maps, opened from their pins. */
 struct programs;
 
 /*
@@ -28,7 +28,9 @@ int programs_lock(void);
  * Mount bpffs if need be and make the pin directory, load the BPF object
  * with each map at its pin (a pinned map is reused: the policy and the
  * counters carry on), then adopt each pinned link that runs the very same
- * program, or attach the program and pin its link. *earlier_pins says
+ * program, or attach the program and pin its link. Pins that hold one
+ * whole load of this very build are taken as they are; any other start
+ * loads in a child process, and takes what it pinned. *earlier_pins says
  * whether maps were pinned before: a restart, not a fresh start. Returns
  * the programs, or NULL with the reason logged.
  */

@@ -201,8 +201,13 @@ pinned_link_ids() {
 	done | tr '\n' ' '
 }
 
-# daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its journal.
-daemon_said() { journalctl -u argguard.service _PID="$(daemon_pid)" --no-pager | grep -- "$1" >/dev/null; }
+# daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its
+# journal since it started, its loader process included (a PID of its own).
+daemon_said() {
+	journalctl -u argguard.service --no-pager \
+		_SYSTEMD_INVOCATION_ID="$(systemctl show -p InvocationID --value argguard.service)" |
+		grep -- "$1" >/dev/null
+}
 
 # The 2010 exploit, under an unlimited stack: only the kernel's own cap stops it.
 exploit_unlimited() {
