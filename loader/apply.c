@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,27 +83,61 @@ static void set_status(bool success, const char *fmt, ...)
 		rename(ARGGUARD_APPLY_STATUS ".new", ARGGUARD_APPLY_STATUS);
 }
 
-/* Keep p as the policy a fresh start falls back on; a failure here only warns. */
+/* Whether the file at path holds exactly the len bytes at text. */
+static bool file_holds(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char buf[4096];
+	size_t n, at = 0;
+	bool same = true;
+
+	if (!f)
+		return false;
+	while (same && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+		same = n <= len - at && !memcmp(buf, text + at, n);
+		at += n;
+	}
+	same = same && !ferror(f) && at == len;
+	fclose(f);
+	return same;
+}
+
+/*
+ * Keep p as the policy a fresh start falls back on; a failure here only
+ * warns. The same policy as last time (every start, as a rule) is left as
+ * it is: no write, and no fsync in the way of enforcement at boot.
+ */
 static void save_last_good(const struct policy *p)
 {
-	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
 
+	if (!f)
+		goto fail;
+	fputs("# The last policy that applied: what a fresh start falls back on.\n", f);
+	policy_print(f, p);
+	if (fclose(f))
+		goto fail;
+	if (file_holds(ARGGUARD_LAST_GOOD, text, len))
+		goto out;
 	if (mkdir(ARGGUARD_STATE_DIR, 0700) && errno != EEXIST)
 		goto fail;
 	f = fopen(ARGGUARD_LAST_GOOD ".new", "we");
 	if (!f)
 		goto fail;
-	fputs("# The last policy that applied: what a fresh start falls back on.\n", f);
-	policy_print(f, p);
-	if (fflush(f) || fsync(fileno(f))) {
+	if (fwrite(text, 1, len, f) != len || fflush(f) || fsync(fileno(f))) {
 		fclose(f);
 		goto fail;
 	}
 	if (fclose(f) || rename(ARGGUARD_LAST_GOOD ".new", ARGGUARD_LAST_GOOD))
 		goto fail;
+out:
+	free(text);
 	return;
 fail:
 	log_warning("failed to keep the policy in %s: %s", ARGGUARD_LAST_GOOD, strerror(errno));
+	free(text);
 }
 
 /* Write p to the maps, the recovery switch obeyed. Returns 0 or a negative errno. */
