@@ -16,7 +16,7 @@ source "$HERE/lib.sh"
 ROUNDS=${BENCH_ROUNDS:-7}
 EXECS=${BENCH_EXECS:-2000} # fork+execs per measurement
 OFFENDING_EXECS=${BENCH_OFFENDING_EXECS:-1000}
-STORM_EXECS=${BENCH_STORM_EXECS:-5000}
+STORM_EXECS=${BENCH_STORM_EXECS:-30000} # the storm the #13 RSS target names
 STORM_ROUNDS=${BENCH_STORM_ROUNDS:-3}
 # Offending execs a cgroup count, each from the next cgroup round-robin: the
 # daemon's cache (16) never has it. Enough for CPU ticks (10 ms) to resolve.
@@ -323,6 +323,11 @@ storm() {
 	emit storm_cpu_ticks_auditd "$cfg" "$round" $(($(cpu_ticks "$apid") - a0))
 	emit storm_audit_events "$cfg" "$round" $(($(audit_events) - e0))
 	emit storm_vmhwm_kib "$cfg" "$round" "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+	# The records the log has and journald or the audit log gave up (their
+	# queues' bounds), as the summaries count them.
+	emit storm_sink_lost "$cfg" "$round" "$(jq -rs '[.[] | select(.verdict == "summary")
+		| .lost_by_sink // {}] | "\(map(.journald // 0) | add // 0) \(map(.audit // 0) | add // 0)"' \
+		"$EVENT_LOG")"
 	[[ $cfg != auditd ]] || auditctl -d "${AUDIT_RULE[@]}" >/dev/null
 }
 
@@ -379,6 +384,9 @@ bench_footprint() {
 	pid=$(daemon_pid)
 	emit daemon_kib VmRSS 1 "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$pid/status")"
 	emit daemon_kib VmHWM_idle 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
+	# The full load ran in a process of its own, which the daemon reports.
+	emit daemon_kib loader_peak 1 "$(journalctl -u argguard.service _PID="$pid" -o cat |
+		sed -n 's/.*whose peak RSS was \([0-9]*\) KiB.*/\1/p' | tail -n 1)"
 	progs=$(bpftool -j prog show | jq -c '[.[] | select(.name | startswith("argguard_"))]')
 	emit bpf_progs count 1 "$(jq length <<<"$progs")"
 	emit bpf_prog_bytes jited 1 "$(jq '[.[].bytes_jited] | add' <<<"$progs")"

@@ -21,8 +21,15 @@ BUILD='' OUT='' RAW=''
 log() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# The kernel versions the project builds. The exec benchmarks run on each:
+# every section on the first; on the others, those whose figures have
+# targets (overhead, the storm, the footprint).
+VERSIONS=(6.1 6.12)
+OTHER_SECTIONS="overhead storm footprint"
+EXEC_TSV='' # the exec benchmarks' raw figures for the version at hand
+
 # col METRIC CONFIG: the values of one figure over its rounds.
-col() { awk -F'\t' -v m="$1" -v c="$2" '$1 == "bench" && $2 == m && $3 == c { print $5 }' "$RAW/exec.tsv"; }
+col() { awk -F'\t' -v m="$1" -v c="$2" '$1 == "bench" && $2 == m && $3 == c { print $5 }' "$EXEC_TSV"; }
 med() { col "$1" "$2" | median; }
 
 # paired_overhead CONFIG: the median over rounds of none / CONFIG - 1, in %.
@@ -30,7 +37,7 @@ paired_overhead() {
 	awk -F'\t' -v c="$1" '$1 == "bench" && $2 == "exec_rate" && $3 == "none" { n[$4] = $5 }
 		$1 == "bench" && $2 == "exec_rate" && $3 == c { x[$4] = $5 }
 		END { for (r in x) if (r in n) printf "%.3f\n", (n[r] / x[r] - 1) * 100 }' \
-		"$RAW/exec.tsv" | median
+		"$EXEC_TSV" | median
 }
 
 # The commit the figures are measured on, stamped when a run starts.
@@ -40,14 +47,35 @@ stamp_commit() {
 	echo "$(git -C "$ROOT" rev-parse --short HEAD)$dirty" >"$RAW/commit"
 }
 
+# exec_benchmarks VERSION: the exec benchmarks in VERSION's patched guest.
+exec_benchmarks() {
+	local sections=
+	[[ $1 == "${VERSIONS[0]}" ]] || sections=$OTHER_SECTIONS
+	ARGGUARD_BENCH_SECTIONS=$sections "$ROOT/vm/run.sh" --kernel "$("$ROOT/vm/kernel.sh" --version "$1")" \
+		--build "$BUILD" --job bench-exec --icount --out "$RAW/vm-exec-$1" --timeout 3600 |
+		grep -P '^bench(-note)?\t' >"$RAW/exec-$1.tsv"
+}
+
+# Two guests at a time, one a core: under -icount a guest's figures do not
+# depend on what else the host runs.
 run_guests() {
-	local patched
-	patched=$("$ROOT/vm/kernel.sh")
-	log "kernel series: stock and patched guests"
-	"$ROOT/tests/bench/kernel-series.sh" "$BUILD" >/dev/null
-	log "exec benchmarks: patched guest"
-	"$ROOT/vm/run.sh" --kernel "$patched" --build "$BUILD" --job bench-exec --icount \
-		--out "$RAW/vm-exec" --timeout 3600 | grep -P '^bench(-note)?\t' >"$RAW/exec.tsv"
+	local v series
+	# Every kernel first, one build at a time: the tracks below share the trees.
+	for v in "${VERSIONS[@]}"; do
+		"$ROOT/vm/kernel.sh" --version "$v" --stock >/dev/null
+		"$ROOT/vm/kernel.sh" --version "$v" >/dev/null
+	done
+	log "the kernel series and its exec cost (stock and patched guests), beside the exec benchmarks"
+	{
+		"$ROOT/tests/bench/kernel-series.sh" "$BUILD" >/dev/null
+		"$ROOT/tests/bench/exec-cost.sh" "$BUILD" 3 "${VERSIONS[@]}" >"$RAW/exec-cost.md"
+	} &
+	series=$!
+	for v in "${VERSIONS[@]}"; do
+		log "exec benchmarks: patched $v guest"
+		exec_benchmarks "$v"
+	done
+	wait "$series" || die "the kernel series benchmarks failed"
 }
 
 run_host() {
@@ -77,6 +105,8 @@ storm_tsv() {
 		"$(col storm_unaccounted "$c" | awk '{ s += $1 } END { print s }')"
 	printf 'audit\tstorm_audit_events\t%s\t%s\tevents\n' "$c" \
 		"$(col storm_audit_events "$c" | awk '{ s += $1 } END { print s }')"
+	col storm_sink_lost "$c" | awk -v c="$c" '{ j += $1; a += $2 } END {
+		if (NR) printf "audit\tstorm_lost_by_journald\t%s\t%d\trecords\naudit\tstorm_lost_by_audit\t%s\t%d\trecords\n", c, j, c, a }'
 	printf 'footprint\tdaemon_VmHWM\t%s\t%s\tKiB\n' "$c" "$(col storm_vmhwm_kib "$c" | sort -n | tail -n1)"
 	for p in argguard journald auditd; do
 		printf 'audit\tcpu_per_record_%s\t%s\t%s\tus\n' "$p" "$c" "$(cpu_per_record "$p" "$c")"
@@ -92,48 +122,75 @@ cpu_per_record() {
 		$1 == "bench" && $3 == c && $2 == "storm_counts" { split($5, f, " "); n[$4] = f[2] }
 		$1 == "bench" && $3 == c && $2 == "storm_audit_events" { e[$4] = $5 }
 		END { for (r in t) { d = c == "auditd" ? e[r] : n[r]; if (d) printf "%.0f\n", t[r] / hz * 1e6 / d } }' \
-		"$RAW/exec.tsv" | median
+		"$EXEC_TSV" | median
+}
+
+# version_rows VERSION SUFFIX: the exec benchmarks' figures for one kernel
+# version, SUFFIX on each section name ("" for the first version, whose
+# rows keep their names).
+version_rows() {
+	local x=$2 c m cfg v
+	EXEC_TSV=$RAW/exec-$1.tsv
+	for c in none argguard_empty argguard_rules execsnoop auditd; do
+		m=$(med exec_rate "$c")
+		[[ -n $m ]] || continue
+		printf 'exec%s\texec_rate\t%s\t%s\texecs/s\n' "$x" "$c" "$m"
+		[[ $c == none ]] || printf 'exec%s\toverhead\t%s\t%s\t%%\n' "$x" "$c" "$(paired_overhead "$c")"
+	done
+	if [[ -n $(col offending_rate allow) ]]; then
+		for c in allow deny audit ratelimited; do
+			printf 'offending\texec_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_rate "$c")"
+			[[ $c == allow ]] && continue
+			printf 'offending\tdrained_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_drained_rate "$c")"
+		done
+	fi
+	if [[ -n $(col cgroup_cpu_us 100) ]]; then
+		for c in 100 10000; do
+			printf 'audit\tcgroup_cpu_per_record\t%s\t%s\tus\n' "$c" "$(col cgroup_cpu_us "$c" | median)"
+		done
+	fi
+	for c in all json auditd; do
+		storm_tsv "$c"
+	done | sed "s/^\(audit\|footprint\)\t/\1$x\t/"
+	awk -F'\t' '$1 == "bench" && $2 ~ /^(daemon_kib|bpf_)/ { print }' "$EXEC_TSV" |
+		while IFS=$'\t' read -r _ m cfg _ v; do
+			case $m in
+			daemon_kib) printf 'footprint%s\tdaemon_%s\t-\t%s\tKiB\n' "$x" "$cfg" "$v" ;;
+			bpf_progs | bpf_maps) printf 'footprint%s\t%s\t-\t%s\t-\n' "$x" "$m" "$v" ;;
+			bpf_*) printf 'footprint%s\t%s_%s\t-\t%s\tbytes\n' "$x" "$m" "$cfg" "$v" ;;
+			esac
+		done
+	printf 'footprint%s\tcold_start\t-\t%s\ts\n' "$x" "$(col cold_start_s enforcing | median)"
+	awk -F'\t' -v v="$1" '$1 == "bench-note" { printf "note\t-\t%s\t%s\t-\n", v, $2 }' "$EXEC_TSV"
 }
 
 # The results file: section, name, configuration, value, unit.
 write_tsv() {
-	local c m cfg kind v d l s x
+	local v kind
 	printf 'meta\tcommit\t-\t%s\t-\n' "$(cat "$RAW/commit")"
 	printf 'meta\tdate\t-\t%s\t-\n' "$(date -u +%Y-%m-%d)"
+	EXEC_TSV=$RAW/exec-${VERSIONS[0]}.tsv
 	printf 'meta\trounds\t-\t%s\t-\n' "$(col exec_rate none | wc -l)"
-	for c in none argguard_empty argguard_rules execsnoop auditd; do
-		m=$(med exec_rate "$c")
-		[[ -n $m ]] || continue
-		printf 'exec\texec_rate\t%s\t%s\texecs/s\n' "$c" "$m"
-		[[ $c == none ]] || printf 'exec\toverhead\t%s\t%s\t%%\n' "$c" "$(paired_overhead "$c")"
+	for v in "${VERSIONS[@]}"; do
+		if [[ $v == "${VERSIONS[0]}" ]]; then
+			version_rows "$v" ""
+		else
+			version_rows "$v" "-$v"
+		fi
 	done
-	for c in allow deny audit ratelimited; do
-		printf 'offending\texec_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_rate "$c")"
-		[[ $c == allow ]] && continue
-		printf 'offending\tdrained_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_drained_rate "$c")"
-	done
-	for c in 100 10000; do
-		printf 'audit\tcgroup_cpu_per_record\t%s\t%s\tus\n' "$c" "$(col cgroup_cpu_us "$c" | median)"
-	done
-	for c in all json auditd; do
-		storm_tsv "$c"
-	done
-	awk -F'\t' '$1 == "bench" && $2 ~ /^(daemon_kib|bpf_)/ { print }' "$RAW/exec.tsv" |
-		while IFS=$'\t' read -r _ m cfg _ v; do
-			case $m in
-			daemon_kib) printf 'footprint\tdaemon_%s\t-\t%s\tKiB\n' "$cfg" "$v" ;;
-			bpf_progs | bpf_maps) printf 'footprint\t%s\t-\t%s\t-\n' "$m" "$v" ;;
-			bpf_*) printf 'footprint\t%s_%s\t-\t%s\tbytes\n' "$m" "$cfg" "$v" ;;
-			esac
-		done
-	printf 'footprint\tcold_start\t-\t%s\ts\n' "$(col cold_start_s enforcing | median)"
 	for kind in deny_256B_head kernel_refused deny_hex_head; do
 		printf 'host\tevent_to_json\t%s\t%s\trecords/s\n' "$kind" \
 			"$(awk -F'\t' -v k="$kind" '$1 == k { print $2 }' "$RAW/event_json.tsv" | median)"
 	done
 	awk -F'\t' 'NF == 4 && $1 ~ /^(pointer_flood|exploit2010)/ {
 		printf "kernel\t%s\t%s\t%s\ts\n", $1, $2, $3 }' "$RAW/kernel-series.tsv"
-	awk -F'\t' '$1 == "bench-note" { printf "note\t-\t-\t%s\t-\n", $2 }' "$RAW/exec.tsv"
+	# exec-cost.sh: "6.1: mean of the medians, stock S, patched P: patched +X%"
+	sed -n 's/^\([0-9.]*\): mean of the medians, stock \([0-9.]*\), patched \([0-9.]*\): patched \([-+0-9.]*\)%$/\1 \2 \3 \4/p' \
+		"$RAW/exec-cost.md" | while read -r v stock patched over; do
+		printf 'kernel\texec_rate_stock\t%s\t%s\texecs/s\n' "$v" "$stock"
+		printf 'kernel\texec_rate_patched\t%s\t%s\texecs/s\n' "$v" "$patched"
+		printf 'kernel\tpatched_vs_stock\t%s\t%s\t%%\n' "$v" "$over"
+	done
 }
 
 # fig SECTION NAME [CONFIG]: one figure from the results file.
@@ -148,15 +205,38 @@ storm_cell() {
 	printf "$2" "$(fig audit "$1" "$4")" "$(fig audit "$3" "$4")"
 }
 
+# cpu_cell CONFIG [SUFFIX]: CPU per record of argguard, journald and auditd.
 cpu_cell() {
-	echo "$(fig audit cpu_per_record_argguard "$1") / $(fig audit cpu_per_record_journald "$1") / $(fig audit cpu_per_record_auditd "$1")"
+	local a=audit${2:-}
+	echo "$(fig "$a" cpu_per_record_argguard "$1") / $(fig "$a" cpu_per_record_journald "$1") / $(fig "$a" cpu_per_record_auditd "$1")"
+}
+
+# rate_cell SECTION CONFIG: an exec rate, and its overhead if it has one.
+rate_cell() {
+	local over
+	over=$(fig "$1" overhead "$2")
+	printf '%.0f%s' "$(fig "$1" exec_rate "$2")" "${over:+ ($(printf '%+.2f %%' "$over"))}"
+}
+
+# version_md VERSION: the figures of a version that ran the target sections only.
+version_md() {
+	local x=-$1
+	echo "| patched $1 guest, the sections the targets need | |"
+	echo "|---|---|"
+	echo "| exec loop, execs/s: no program / argguard, empty policy / 1,000 uid + 100 cgroup rules / execsnoop / auditd | $(rate_cell "exec$x" none) / $(rate_cell "exec$x" argguard_empty) / $(rate_cell "exec$x" argguard_rules) / $(rate_cell "exec$x" execsnoop) / $(rate_cell "exec$x" auditd) |"
+	echo "| storm, all sinks: denied execs/s; decisions / logged / suppressed / lost; given up by journald / the audit log | $(printf '%.0f' "$(fig "audit$x" storm_rate all)"); $(fig "audit$x" storm_decisions all) / $(fig "audit$x" storm_logged all) / $(fig "audit$x" storm_suppressed all) / $(fig "audit$x" storm_lost all); $(fig "audit$x" storm_lost_by_journald all) / $(fig "audit$x" storm_lost_by_audit all) |"
+	echo "| CPU per logged record: argguard / journald / auditd, µs: all sinks; JSON log alone; auditd, execve rule | $(cpu_cell all "$x"); $(cpu_cell json "$x"); $(cpu_cell auditd "$x") |"
+	echo "| daemon VmRSS idle / VmHWM after the storm (all sinks) | $(fig "footprint$x" daemon_VmRSS) / $(fig "footprint$x" daemon_VmHWM all) KiB |"
+	echo "| daemon VmHWM after a fresh start; its loader process's peak RSS | $(fig "footprint$x" daemon_VmHWM_idle) / $(fig "footprint$x" daemon_loader_peak) KiB |"
+	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig "footprint$x" cold_start)"
 }
 
 write_md() {
-	local c rate over label
+	local c v rate over label
 	local -A counts
 	echo "Measured on commit $(fig meta commit), $(fig meta date); guest under TCG with"
-	echo "\`-icount shift=0,sleep=off -smp 1\`, medians over $(fig meta rounds) alternating rounds."
+	echo "\`-icount shift=0,sleep=off -smp 1\`, medians over $(fig meta rounds) alternating rounds;"
+	echo "patched ${VERSIONS[0]} guest where a table does not name another."
 	echo
 	echo "| exec loop (fork + exec of a static no-op from tmpfs) | execs/s | overhead vs none |"
 	echo "|---|---|---|"
@@ -197,6 +277,7 @@ write_md() {
 	done
 	echo "| decisions / logged / suppressed / lost | ${counts[all]} | ${counts[json]} | ${counts[auditd]} (auditd logged $(fig audit storm_audit_events auditd)) |"
 	echo "| unaccounted | $(fig audit storm_unaccounted all) | $(fig audit storm_unaccounted json) | $(fig audit storm_unaccounted auditd) |"
+	echo "| of the logged, given up by journald / the audit log (queue full) | $(fig audit storm_lost_by_journald all) / $(fig audit storm_lost_by_audit all) | | |"
 	echo "| CPU per logged record: argguard / journald / auditd, µs | $(cpu_cell all) | $(cpu_cell json) | $(cpu_cell auditd) |"
 	echo "| argguard's CPU per record, each exec from a cgroup of its own, among 100 / 10,000 cgroups | $(fig audit cgroup_cpu_per_record 100) / $(fig audit cgroup_cpu_per_record 10000) µs |"
 	echo "| host: event_to_json, records/s (256 B head / kernel-refused / hex head) | $(fig host event_to_json deny_256B_head) / $(fig host event_to_json kernel_refused) / $(fig host event_to_json deny_hex_head) |"
@@ -204,11 +285,23 @@ write_md() {
 	echo "| footprint | |"
 	echo "|---|---|"
 	echo "| daemon VmRSS idle / VmHWM after the storm (all sinks) | $(fig footprint daemon_VmRSS) / $(fig footprint daemon_VmHWM all) KiB |"
+	echo "| daemon VmHWM after a fresh start; its loader process's peak RSS | $(fig footprint daemon_VmHWM_idle) / $(fig footprint daemon_loader_peak) KiB |"
 	echo "| BPF programs: count, jited / xlated bytes | $(fig footprint bpf_progs), $(fig footprint bpf_prog_bytes_jited) / $(fig footprint bpf_prog_bytes_xlated) |"
 	echo "| BPF memlock: programs / $(fig footprint bpf_maps) maps | $(fig footprint bpf_prog_bytes_memlock) / $(fig footprint bpf_map_bytes_memlock) bytes |"
 	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig footprint cold_start)"
 	echo
 	cat "$RAW/kernel-series.md"
+	echo
+	echo "| patched kernel vs stock, no program loaded: fork+exec, mean of 3 boots' medians | stock, execs/s | patched, execs/s | patched vs stock |"
+	echo "|---|---|---|---|"
+	for v in "${VERSIONS[@]}"; do
+		printf '| %s | %s | %s | %+.2f %% |\n' "$v" "$(fig kernel exec_rate_stock "$v")" \
+			"$(fig kernel exec_rate_patched "$v")" "$(fig kernel patched_vs_stock "$v")"
+	done
+	for v in "${VERSIONS[@]:1}"; do
+		echo
+		version_md "$v"
+	done
 	if grep -q '^note' "$OUT/results.tsv"; then
 		echo
 		awk -F'\t' '$1 == "note" { print "Note: " $4 }' "$OUT/results.tsv"
