@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include <linux/magic.h>
 
+#include "argguard.build_id.h"
 #include "argguard.skel.h"
 #include "kallsyms.h"
 #include "log.h"
@@ -201,18 +202,6 @@ static struct kernel_features features_of(__u32 bits)
 		.kernel_head = bits & FEATURE_KERNEL_HEAD,
 		.compat = bits & FEATURE_COMPAT,
 	};
-}
-
-/* Which build this is: FNV-1a over its BPF object, as the skeleton embeds it. */
-static __u64 build_id(void)
-{
-	size_t size;
-	const unsigned char *elf = argguard_bpf__elf_bytes(&size);
-	__u64 h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < size; i++)
-		h = (h ^ elf[i]) * 0x100000001b3ULL;
-	return h;
 }
 
 /*
@@ -579,7 +568,7 @@ static bool resume(struct programs *p, struct kernel_features *kernel)
 	__u64 id;
 
 	if (read_pinned_prog(PIN_LINK_BPRM_CHECK, &progs[0]) ||
-	    read_build(&progs[0], &id, &features) || id != build_id())
+	    read_build(&progs[0], &id, &features) || id != ARGGUARD_BUILD_ID)
 		return false;
 	*kernel = features_of(features);
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
@@ -642,7 +631,7 @@ static int load(bool *earlier_pins, struct kernel_features *kernel)
 		*earlier_pins = false;
 	/* A map made afresh where a pin was missing: a pinned link's program uses the old one. */
 	may_adopt = !fresh_maps && all_maps_pinned();
-	skel->rodata->argguard_build_id = build_id();
+	skel->rodata->argguard_build_id = ARGGUARD_BUILD_ID;
 	skel->rodata->argguard_build_features = feature_bits(kernel);
 	skel->rodata->exec_arg_max_address = exec_arg_max_address();
 	err = set_pin_paths(skel);
