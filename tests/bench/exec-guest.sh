@@ -378,6 +378,9 @@ bench_cgroups() {
 # 5. Footprint: RSS, BPF memory, cold start to enforcement.
 bench_footprint() {
 	local pid progs maps r t0 t1 i
+	# After a storm journald still works through its backlog, on the one
+	# CPU the starts below need: wait until it has written all it has.
+	journalctl --sync
 	argguard_off
 	argguard_on "$T/site.conf"
 	sleep 2
@@ -385,6 +388,7 @@ bench_footprint() {
 	emit daemon_kib VmRSS 1 "$(awk '$1 == "VmRSS:" { print $2 }' "/proc/$pid/status")"
 	emit daemon_kib VmHWM_idle 1 "$(awk '$1 == "VmHWM:" { print $2 }' "/proc/$pid/status")"
 	# The full load ran in a process of its own, which the daemon reports.
+	journalctl --sync
 	emit daemon_kib loader_peak 1 "$(journalctl -u argguard.service _PID="$pid" -o cat |
 		sed -n 's/.*whose peak RSS was \([0-9]*\) KiB.*/\1/p' | tail -n 1)"
 	progs=$(bpftool -j prog show | jq -c '[.[] | select(.name | startswith("argguard_"))]')

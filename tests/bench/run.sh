@@ -292,7 +292,7 @@ write_md() {
 	echo
 	cat "$RAW/kernel-series.md"
 	echo
-	echo "| patched kernel vs stock, no program loaded: fork+exec, mean of 3 boots' medians | stock, execs/s | patched, execs/s | patched vs stock |"
+	echo "| patched kernel vs stock, no program loaded: fork+exec, mean of 3 boots' medians | stock, execs/s | patched, execs/s | patched's rate vs stock's (+: faster) |"
 	echo "|---|---|---|---|"
 	for v in "${VERSIONS[@]}"; do
 		printf '| %s | %s | %s | %+.2f %% |\n' "$v" "$(fig kernel exec_rate_stock "$v")" \
