@@ -158,14 +158,15 @@ void sink_queue_push(struct sink *s, const struct record *r)
 {
 	struct sink_queue *q = s->queue;
 	void *item = s->ops->prepare(s, r);
+	size_t bytes = item ? item_bytes(item) : 0;
 
 	pthread_mutex_lock(&q->lock);
 	if (!item) {
 		q->losses.failed++;
-	} else if (q->n == SINK_QUEUE_LEN || q->bytes + item_bytes(item) > SINK_QUEUE_BYTES) {
+	} else if (q->n == SINK_QUEUE_LEN || q->bytes + bytes > SINK_QUEUE_BYTES) {
 		q->losses.queue_full++;
 	} else {
-		q->bytes += item_bytes(item);
+		q->bytes += bytes;
 		q->items[(q->head + q->n++) % SINK_QUEUE_LEN] = item;
 		item = NULL;
 		if (q->n == 1) /* the thread sleeps only on an empty queue */
