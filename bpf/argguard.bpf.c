@@ -163,11 +163,13 @@ struct {
 } argguard_denied_execs SEC(".maps");
 
 /*
- * Where fs.exec_arg_max (kernel-patches/) lives, as the loader finds it in
- * /proc/kallsyms; 0 on a stock kernel. Not a __ksym: to resolve a typeless
- * one, libbpf parses all of /proc/kallsyms line by line at every load.
+ * Where fs.exec_arg_max (kernel-patches/) lives, as the daemon finds it in
+ * /proc/kallsyms once it is enforcing; 0 until then, and on a stock kernel.
+ * Not a __ksym: to resolve a typeless one, libbpf parses all of
+ * /proc/kallsyms at every load, a quarter of a cold start. In .bss, which
+ * only the daemon writes: it fills only kernel-refused records' limit.
  */
-const volatile __u64 exec_arg_max_address = 0;
+__u64 exec_arg_max_address;
 
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
@@ -874,6 +876,7 @@ static __u64 kernel_arg_limit(__u32 *kind)
 {
 	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
 	__u64 limit = BPF_CORE_READ(task, signal, rlim[RLIMIT_STACK].rlim_cur) / 4;
+	__u64 where = exec_arg_max_address;
 	unsigned long cap = 0;
 
 	if (limit > 6 << 20)
@@ -881,8 +884,8 @@ static __u64 kernel_arg_limit(__u32 *kind)
 	if (limit < 32 * 4096)
 		limit = 32 * 4096;
 	*kind = ARGGUARD_LIMIT_KERNEL;
-	if (exec_arg_max_address)
-		bpf_probe_read_kernel(&cap, sizeof(cap), (const void *)exec_arg_max_address);
+	if (where)
+		bpf_probe_read_kernel(&cap, sizeof(cap), (const void *)where);
 	if (cap && cap < limit) {
 		*kind = ARGGUARD_LIMIT_EXEC_ARG_MAX;
 		return cap;

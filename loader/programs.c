@@ -33,9 +33,10 @@
 #include "log.h"
 #include "units.h"
 
-/* What the daemon holds of a load: its maps, opened from the pins. */
+/* What the daemon holds of a load: its maps, opened from the pins, and its .bss. */
 struct programs {
 	int map_fds[NR_MAP_PINS];
+	int bss_fd; /* -1 if the load has none */
 };
 
 /* The skeleton's map for a map pin, its program and link for a link pin. */
@@ -467,8 +468,9 @@ static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
  */
 
 #define MAX_PROG_MAPS 32
-/* libbpf's name for the object's .rodata map: the object's name, then ".rodata". */
+/* libbpf's names for the object's global data maps: the object's name, then the section's. */
 #define RODATA_MAP_NAME "argguard.rodata"
+#define BSS_MAP_NAME "argguard.bss"
 
 /* The program behind a pinned link: the BTF object of its load, and its maps. */
 struct pinned_prog {
@@ -510,33 +512,51 @@ out:
 	return err;
 }
 
+/*
+ * The map named name that one of the n programs uses, opened, with its
+ * info; -1 if none of them has one that holds at least value_size bytes.
+ */
+static int open_prog_map(const struct pinned_prog *progs, unsigned int n, const char *name,
+			 __u32 value_size, struct bpf_map_info *info)
+{
+	__u32 len;
+	int fd;
+
+	for (unsigned int p = 0; p < n; p++)
+		for (__u32 i = 0; i < progs[p].nr_map_ids; i++) {
+			fd = bpf_map_get_fd_by_id(progs[p].map_ids[i]);
+			if (fd < 0)
+				continue;
+			memset(info, 0, sizeof(*info));
+			len = sizeof(*info);
+			if (!bpf_obj_get_info_by_fd(fd, info, &len) && !strcmp(info->name, name) &&
+			    info->value_size >= value_size)
+				return fd;
+			close(fd);
+		}
+	return -1;
+}
+
 /* What the load of pp's program recorded in its .rodata: the build id and the features. */
 static int read_build(const struct pinned_prog *pp, __u64 *id, __u32 *features)
 {
 	struct argguard_bpf__rodata *rodata;
 	struct bpf_map_info info;
-	__u32 len, zero = 0;
+	__u32 zero = 0;
 	int fd, err = -1;
 
-	for (__u32 i = 0; i < pp->nr_map_ids && err; i++) {
-		fd = bpf_map_get_fd_by_id(pp->map_ids[i]);
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    !strcmp(info.name, RODATA_MAP_NAME) && (info.map_flags & BPF_F_RDONLY_PROG) &&
-		    info.value_size >= sizeof(*rodata)) {
-			rodata = calloc(1, info.value_size);
-			if (rodata && !bpf_map_lookup_elem(fd, &zero, rodata)) {
-				*id = rodata->argguard_build_id;
-				*features = rodata->argguard_build_features;
-				err = 0;
-			}
-			free(rodata);
-		}
-		close(fd);
+	fd = open_prog_map(pp, 1, RODATA_MAP_NAME, sizeof(*rodata), &info);
+	if (fd < 0)
+		return -1;
+	rodata = calloc(1, info.value_size);
+	if ((info.map_flags & BPF_F_RDONLY_PROG) && rodata &&
+	    !bpf_map_lookup_elem(fd, &zero, rodata)) {
+		*id = rodata->argguard_build_id;
+		*features = rodata->argguard_build_features;
+		err = 0;
 	}
+	free(rodata);
+	close(fd);
 	return err;
 }
 
@@ -594,6 +614,7 @@ static bool resume(struct programs *p, struct kernel_features *kernel)
 		}
 		p->map_fds[pin] = fd;
 	}
+	p->bss_fd = open_prog_map(progs, n, BSS_MAP_NAME, sizeof(struct argguard_bpf__bss), &info);
 	return true;
 }
 
@@ -633,7 +654,6 @@ static int load(bool *earlier_pins, struct kernel_features *kernel)
 	may_adopt = !fresh_maps && all_maps_pinned();
 	skel->rodata->argguard_build_id = ARGGUARD_BUILD_ID;
 	skel->rodata->argguard_build_features = feature_bits(kernel);
-	skel->rodata->exec_arg_max_address = exec_arg_max_address();
 	err = set_pin_paths(skel);
 	if (!err)
 		err = choose_programs(skel, kernel);
@@ -741,6 +761,38 @@ struct programs *programs_start(bool *earlier_pins)
 	return p;
 }
 
+/*
+ * Fill in the programs' exec_arg_max_address, unless an earlier start of
+ * this load did: the address stays put until the next boot.
+ */
+void programs_find_exec_arg_max(const struct programs *p)
+{
+	struct argguard_bpf__bss *bss;
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info), zero = 0;
+
+	if (p->bss_fd < 0 || bpf_obj_get_info_by_fd(p->bss_fd, &info, &len))
+		return;
+	bss = calloc(1, info.value_size);
+	if (!bss || bpf_map_lookup_elem(p->bss_fd, &zero, bss)) {
+		log_error("failed to read the programs' .bss: %s", strerror(bss ? errno : ENOMEM));
+		goto out;
+	}
+	if (bss->exec_arg_max_address)
+		goto out; /* an earlier start of this load found it */
+	bss->exec_arg_max_address = exec_arg_max_address();
+	if (!bss->exec_arg_max_address)
+		goto out; /* a stock kernel, or a failure that exec_arg_max_address() logged */
+	if (bpf_map_update_elem(p->bss_fd, &zero, bss, BPF_ANY))
+		log_error("failed to tell the programs where fs.exec_arg_max is: %s",
+			  strerror(errno));
+	else
+		log_info("found fs.exec_arg_max in /proc/kallsyms: kernel-refused records give its "
+			 "cap as their limit");
+out:
+	free(bss);
+}
+
 int programs_map_fd(const struct programs *p, enum pin pin)
 {
 	return p->map_fds[pin];
@@ -753,6 +805,8 @@ void programs_close(struct programs *p)
 	/* The links stay pinned, and enforcement in place. */
 	for (int pin = 0; pin < NR_MAP_PINS; pin++)
 		close(p->map_fds[pin]);
+	if (p->bss_fd >= 0)
+		close(p->bss_fd);
 	free(p);
 }
 
