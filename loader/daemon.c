@@ -15,7 +15,6 @@
 #include <linux/types.h>
 
 #include <bpf/bpf.h>
-#include <systemd/sd-daemon.h>
 
 #include "apply.h"
 #include "argguard.h"
@@ -25,6 +24,7 @@
 #include "linux_audit.h"
 #include "log.h"
 #include "metrics_file.h"
+#include "notify.h"
 #include "programs.h"
 #include "record_pipeline.h"
 
@@ -77,7 +77,7 @@ static void say_ready(const struct live_maps *maps, const char *log_path)
 		log_error("failed to read the live settings: %s", strerror(-err));
 	_Static_assert(ARGGUARD_NR_MODES == 3, "each mode has its status line");
 	status = what[settings.mode < ARGGUARD_NR_MODES ? settings.mode : ARGGUARD_MODE_ENFORCE];
-	sd_notifyf(0, "READY=1\nSTATUS=%s (probe exec denied)", status);
+	notify("READY=1\nSTATUS=%s (probe exec denied)", status);
 	log_info("%s; probe exec denied; pins in %s, log %s", status, ARGGUARD_PIN_DIR, log_path);
 }
 
@@ -126,8 +126,11 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 	n_sinks = 1;
-	if (!opts->no_journal)
-		sinks[n_sinks++] = journal_open();
+	if (!opts->no_journal) {
+		sinks[n_sinks] = journal_open();
+		if (sinks[n_sinks])
+			n_sinks++;
+	}
 	if (opts->linux_audit) {
 		sinks[n_sinks] = linux_audit_open(); /* without it, the others still log */
 		if (sinks[n_sinks])
@@ -161,7 +164,7 @@ int run_daemon(const struct run_opts *opts)
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
-			sd_notify(0, "RELOADING=1");
+			notify("RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
 			say_ready(&metrics.maps, opts->log_path);
 			metrics_file_write(&metrics);
@@ -181,7 +184,7 @@ int run_daemon(const struct run_opts *opts)
 		}
 		metrics_file_tick(&metrics);
 	}
-	sd_notify(0, "STOPPING=1");
+	notify("STOPPING=1");
 	metrics_file_remove(&metrics);
 	record_pipeline_drain(records);
 	err = err < 0 ? err : 0;

@@ -1,19 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "journal.h"
 
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <syslog.h>
-
-#include <systemd/sd-journal.h>
+#include <unistd.h>
 
 #include "event_json.h"
 #include "json_writer.h"
+#include "log.h"
 
-/* More than a record has: ARGGUARD_<KEY> for each, MESSAGE, PRIORITY, SYSLOG_IDENTIFIER. */
-#define MAX_FIELDS 48
+/* journald's native protocol (systemd.journal-fields(7)), spoken without libsystemd. */
+#define JOURNAL_SOCKET "/run/systemd/journal/socket"
+/* What libsystemd asks for: the kernel caps it at net.core.wmem_max. */
+#define JOURNAL_SNDBUF (8 << 20)
+
+struct journal {
+	struct sink sink;
+	int fd; /* -1 until the first send */
+};
 
 char *journal_fields(const struct record *r, size_t *len)
 {
@@ -35,29 +46,104 @@ char *journal_fields(const struct record *r, size_t *len)
 	return fields;
 }
 
-/* In the pipeline's thread: the entry's fields. */
-static void *journal_prepare(struct sink *s, const struct record *r)
+static char *put(char *out, const void *bytes, size_t n)
 {
-	(void)s;
-	return journal_fields(r, NULL);
+	memcpy(out, bytes, n);
+	return out + n;
 }
 
-/* The fields one after the other, up to the empty one that ends them. */
-static int journal_send(struct sink *s, void *item)
+/*
+ * A field with a newline in its value goes as the name, a newline, the
+ * value's length (64 bits, little-endian), the value and a newline; any
+ * other as NAME=value and a newline (journald's native protocol).
+ */
+struct journal_datagram *journal_datagram(const char *fields)
 {
-	char *fields = item;
-	struct iovec iov[MAX_FIELDS];
-	int n = 0;
+	struct journal_datagram *d;
+	size_t size = sizeof(*d);
+	const char *f, *eq;
+	uint64_t le_len;
+	char *out;
+
+	for (f = fields; *f; f += strlen(f) + 1)
+		size += strlen(f) + 1 + sizeof(le_len);
+	d = malloc(size);
+	if (!d)
+		return NULL;
+	out = d->bytes;
+	for (f = fields; *f; f += strlen(f) + 1) {
+		eq = strchr(f, '=');
+		if (!eq || !strchr(eq, '\n')) {
+			out = put(out, f, strlen(f));
+		} else {
+			out = put(out, f, eq - f);
+			*out++ = '\n';
+			le_len = htole64(strlen(eq + 1));
+			out = put(out, &le_len, sizeof(le_len));
+			out = put(out, eq + 1, strlen(eq + 1));
+		}
+		*out++ = '\n';
+	}
+	d->len = out - d->bytes;
+	return d;
+}
+
+/* In the pipeline's thread: the entry, ready to send. */
+static void *journal_prepare(struct sink *s, const struct record *r)
+{
+	char *fields = journal_fields(r, NULL);
+	struct journal_datagram *d = fields ? journal_datagram(fields) : NULL;
 
 	(void)s;
-	for (char *f = fields; *f && n < MAX_FIELDS; f += strlen(f) + 1)
-		iov[n++] = (struct iovec){ .iov_base = f, .iov_len = strlen(f) };
-	return sd_journal_sendv(iov, n);
+	free(fields);
+	return d;
+}
+
+static int journal_connect(void)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX, .sun_path = JOURNAL_SOCKET };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), sndbuf = JOURNAL_SNDBUF;
+
+	if (fd < 0)
+		return -errno;
+	/* Room for a burst while journald catches up; what it cannot get is no failure. */
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* One datagram an entry; blocks while journald's queue is full, as a sink may. */
+static int journal_send(struct sink *s, void *item)
+{
+	struct journal *j = sink_container(s, struct journal);
+	struct journal_datagram *d = item;
+
+	if (j->fd < 0)
+		j->fd = journal_connect();
+	if (j->fd < 0)
+		return j->fd;
+	if (send(j->fd, d->bytes, d->len, MSG_NOSIGNAL) >= 0)
+		return 0;
+	if (errno != ECONNREFUSED && errno != ENOTCONN)
+		return -errno;
+	/* journald restarted: its socket is a new one. Once more, on that. */
+	close(j->fd);
+	j->fd = journal_connect();
+	if (j->fd < 0)
+		return j->fd;
+	return send(j->fd, d->bytes, d->len, MSG_NOSIGNAL) < 0 ? -errno : 0;
 }
 
 static void journal_close(struct sink *s)
 {
-	(void)s; /* nothing held: each entry is a datagram of its own */
+	struct journal *j = sink_container(s, struct journal);
+
+	if (j->fd >= 0)
+		close(j->fd);
+	free(j);
 }
 
 static const struct sink_ops journal_ops = {
@@ -70,7 +156,12 @@ static const struct sink_ops journal_ops = {
 
 struct sink *journal_open(void)
 {
-	static struct sink journal = { .ops = &journal_ops };
+	struct journal *j = malloc(sizeof(*j));
 
-	return &journal;
+	if (!j) {
+		log_error("failed to open the journal: %s", strerror(ENOMEM));
+		return NULL;
+	}
+	*j = (struct journal){ .sink = { .ops = &journal_ops }, .fd = -1 };
+	return &j->sink;
 }

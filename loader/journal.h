@@ -2,6 +2,8 @@
 #ifndef ARGGUARD_JOURNAL_H
 #define ARGGUARD_JOURNAL_H
 
+#include <stddef.h>
+
 #include "sink.h"
 
 /*
@@ -17,5 +19,14 @@ struct sink *journal_open(void);
  * of memory.
  */
 char *journal_fields(const struct record *r, size_t *len);
+
+/* One journal entry, as journald's native protocol sends it. */
+struct journal_datagram {
+	size_t len;
+	char bytes[];
+};
+
+/* The entry of fields (as journal_fields() makes them); free() it, NULL when out of memory. */
+struct journal_datagram *journal_datagram(const char *fields);
 
 #endif /* ARGGUARD_JOURNAL_H */

@@ -7,9 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
-
-#include <systemd/sd-daemon.h>
 
 /*
  * Is stderr the stream systemd connected to journald? JOURNAL_STREAM holds
@@ -41,12 +40,12 @@ static bool stderr_is_journal(void)
 }
 
 /* Leaves errno as it was: a caller may log and then return -errno. */
-static void log_line(const char *priority, const char *what, const char *fmt, va_list ap)
+static void log_line(int priority, const char *what, const char *fmt, va_list ap)
 {
 	int saved = errno;
 
 	if (stderr_is_journal())
-		fputs(priority, stderr);
+		fprintf(stderr, "<%d>", priority); /* which journald takes off the line */
 	fputs("argguard: ", stderr);
 	fputs(what, stderr);
 	vfprintf(stderr, fmt, ap);
@@ -59,7 +58,7 @@ void log_error(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_line(SD_ERR, "", fmt, ap);
+	log_line(LOG_ERR, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -68,7 +67,7 @@ void log_warning(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_line(SD_WARNING, "warning: ", fmt, ap);
+	log_line(LOG_WARNING, "warning: ", fmt, ap);
 	va_end(ap);
 }
 
@@ -77,7 +76,7 @@ void log_notice(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_line(SD_NOTICE, "", fmt, ap);
+	log_line(LOG_NOTICE, "", fmt, ap);
 	va_end(ap);
 }
 
@@ -86,6 +85,6 @@ void log_info(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	log_line(SD_INFO, "", fmt, ap);
+	log_line(LOG_INFO, "", fmt, ap);
 	va_end(ap);
 }

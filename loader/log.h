@@ -5,7 +5,7 @@
 /*
  * "argguard: <message>" and a newline on stderr. When stderr is the
  * daemon's stream to journald, each line starts with its priority
- * ("<3>" for err, sd-daemon.h's SD_ERR and the rest), which journald takes
+ * (syslog's "<3>" for err, and the rest, as sd-daemon(3) says), which journald takes
  * off and keeps as PRIORITY=; on a terminal, a pipe or a file, the text alone.
  */
 void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

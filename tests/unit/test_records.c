@@ -190,6 +190,20 @@ static void journal_entry_has_the_json_members(void)
 	free(f);
 }
 
+/* journald's native protocol: NAME=value lines, and a length-prefixed value where it has a newline. */
+static void journal_datagram_frames_multi_line_values(void)
+{
+	static const char fields[] = "ARGGUARD_FILENAME=/tmp/a\nb\0ARGGUARD_PID=42\0EMPTY=\0";
+	static const char want[] = "ARGGUARD_FILENAME\n\x08\0\0\0\0\0\0\0/tmp/a\nb\n"
+				   "ARGGUARD_PID=42\nEMPTY=\n";
+	struct journal_datagram *d = journal_datagram(fields);
+
+	CHECK(d && d->len == sizeof(want) - 1 && !memcmp(d->bytes, want, d->len),
+	      "the datagram frames each field: %zu bytes, %zu expected", d ? d->len : 0,
+	      sizeof(want) - 1);
+	free(d);
+}
+
 static void message_names_verdict_file_rule_and_limit(void)
 {
 	struct argguard_event e = sample();
@@ -338,6 +352,7 @@ int main(void)
 	exec_record_carries_its_cgroup_paths();
 	hostile_bytes_give_valid_utf8_json();
 	journal_entry_has_the_json_members();
+	journal_datagram_frames_multi_line_values();
 	message_names_verdict_file_rule_and_limit();
 	summary_message_gives_losses_by_reason();
 	audit_message_has_the_fields_in_order();
