@@ -73,7 +73,11 @@ struct journal_datagram *journal_datagram(const char *fields)
 	out = d->bytes;
 	for (f = fields; *f; f += strlen(f) + 1) {
 		eq = strchr(f, '=');
-		if (!eq || !strchr(eq, '\n')) {
+		if (!eq || eq == f || memchr(f, '\n', eq - f)) {
+			free(d); /* no NAME=: journald would misread the rest */
+			return NULL;
+		}
+		if (!strchr(eq, '\n')) {
 			out = put(out, f, strlen(f));
 		} else {
 			out = put(out, f, eq - f);

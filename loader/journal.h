@@ -26,7 +26,10 @@ struct journal_datagram {
 	char bytes[];
 };
 
-/* The entry of fields (as journal_fields() makes them); free() it, NULL when out of memory. */
+/*
+ * The entry of fields (as journal_fields() makes them); free() it. NULL
+ * when out of memory, or when a field is no NAME=value.
+ */
 struct journal_datagram *journal_datagram(const char *fields);
 
 #endif /* ARGGUARD_JOURNAL_H */

@@ -202,6 +202,8 @@ static void journal_datagram_frames_multi_line_values(void)
 	      "the datagram frames each field: %zu bytes, %zu expected", d ? d->len : 0,
 	      sizeof(want) - 1);
 	free(d);
+	CHECK(!journal_datagram("ARGGUARD_PID=42\0NO_VALUE\0"), "a field with no '=' is refused");
+	CHECK(!journal_datagram("=42\0"), "a field with no name is refused");
 }
 
 static void message_names_verdict_file_rule_and_limit(void)
