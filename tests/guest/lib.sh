@@ -209,6 +209,17 @@ daemon_said() {
 		grep -- "$1" >/dev/null
 }
 
+# daemon_says PATTERN: wait up to 10 s for daemon_said PATTERN. The unit is
+# ready before journald has filed every line the daemon wrote on the way.
+daemon_says() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		daemon_said "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # The 2010 exploit, under an unlimited stack: only the kernel's own cap stops it.
 exploit_unlimited() {
 	ulimit -s unlimited

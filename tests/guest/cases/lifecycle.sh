@@ -95,7 +95,7 @@ test_sigkill_mid_storm_lets_no_exec_through_and_restart_adopts_pins() {
 	# the next and logged: it may count as held too, never as neither.
 	((accounted - n <= 1)) || fail "$accounted records accounted for $n execs: more than the one in hand"
 	assert_eq $((rate1 - rate0 + ring1 - ring0)) "$summed" "drops, as the summary records say"
-	daemon_said "adopted the pinned links and maps as they are" ||
+	daemon_says "adopted the pinned links and maps as they are" ||
 		fail "expected the restarted daemon to take its own pinned programs without loading them"
 }
 
@@ -135,7 +135,7 @@ test_pins_of_a_build_with_other_maps_are_replaced() {
 	rm "$PIN_DIR/config"
 	bpftool map create "$PIN_DIR/config" type array key 4 value 28 entries 1 name argguard_config
 	systemctl start argguard.service || fail "the daemon did not start over pins of another layout"
-	daemon_said "pinned by a build whose maps differ" ||
+	daemon_says "pinned by a build whose maps differ" ||
 		fail "expected the daemon to say it made its maps afresh"
 	assert_eq 8 "$(bpftool -j map show pinned "$PIN_DIR/config" | jq .bytes_value)" \
 		"config's value size, as this build has it (active_set, cgroup_generation)"

@@ -58,7 +58,7 @@ test_unprivileged_bpf_is_off_and_the_loader_checks() {
 	expect allowed "bpf() as uid $TESTER, unprivileged BPF on" "${AS_TESTER[@]}" "$HELPERS/unpriv_bpf"
 	pid0=$(daemon_pid)
 	systemctl restart argguard.service
-	daemon_said "unprivileged BPF is enabled" ||
+	daemon_says "unprivileged BPF is enabled" ||
 		fail "expected the loader to warn that unprivileged BPF is on"
 	echo 2 >/proc/sys/kernel/unprivileged_bpf_disabled
 	expect EPERM "bpf() as uid $TESTER, off again" "${AS_TESTER[@]}" "$HELPERS/unpriv_bpf"
