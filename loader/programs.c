@@ -270,6 +270,112 @@ static int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE])
 	return 0;
 }
 
+/* What a pinned link runs, and which build loaded it. */
+
+#define MAX_PROG_MAPS 32
+/* libbpf's names for the object's global data maps: the object's name, then the section's. */
+#define RODATA_MAP_NAME "argguard.rodata"
+#define BSS_MAP_NAME "argguard.bss"
+
+/* The program behind a pinned link: the BTF object of its load, and its maps. */
+struct pinned_prog {
+	__u32 btf_id;
+	__u32 nr_map_ids;
+	__u32 map_ids[MAX_PROG_MAPS];
+};
+
+static int read_pinned_prog(enum pin pin, struct pinned_prog *pp)
+{
+	struct bpf_link_info link = {};
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(link);
+	int link_fd, prog_fd = -1, err = -1;
+	char path[128];
+
+	pin_path(pin, path, sizeof(path));
+	link_fd = bpf_obj_get(path);
+	if (link_fd < 0)
+		return -1;
+	if (bpf_obj_get_info_by_fd(link_fd, &link, &len) || !link.prog_id)
+		goto out;
+	prog_fd = bpf_prog_get_fd_by_id(link.prog_id);
+	if (prog_fd < 0)
+		goto out;
+	len = sizeof(info);
+	info.nr_map_ids = MAX_PROG_MAPS;
+	info.map_ids = (__u64)(unsigned long)pp->map_ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) || !info.btf_id ||
+	    info.nr_map_ids > MAX_PROG_MAPS)
+		goto out;
+	pp->btf_id = info.btf_id;
+	pp->nr_map_ids = info.nr_map_ids;
+	err = 0;
+out:
+	if (prog_fd >= 0)
+		close(prog_fd);
+	close(link_fd);
+	return err;
+}
+
+/*
+ * The map named name that one of the n programs uses, opened, with its
+ * info; -1 if none of them has one that holds at least value_size bytes.
+ */
+static int open_prog_map(const struct pinned_prog *progs, unsigned int n, const char *name,
+			 __u32 value_size, struct bpf_map_info *info)
+{
+	__u32 len;
+	int fd;
+
+	for (unsigned int p = 0; p < n; p++)
+		for (__u32 i = 0; i < progs[p].nr_map_ids; i++) {
+			fd = bpf_map_get_fd_by_id(progs[p].map_ids[i]);
+			if (fd < 0)
+				continue;
+			memset(info, 0, sizeof(*info));
+			len = sizeof(*info);
+			if (!bpf_obj_get_info_by_fd(fd, info, &len) && !strcmp(info->name, name) &&
+			    info->value_size >= value_size)
+				return fd;
+			close(fd);
+		}
+	return -1;
+}
+
+/* What the load of pp's program recorded in its .rodata: the build id and the features. */
+static int read_build(const struct pinned_prog *pp, __u64 *id, __u32 *features)
+{
+	struct argguard_bpf__rodata *rodata;
+	struct bpf_map_info info;
+	__u32 zero = 0;
+	int fd, err = -1;
+
+	fd = open_prog_map(pp, 1, RODATA_MAP_NAME, sizeof(*rodata), &info);
+	if (fd < 0)
+		return -1;
+	rodata = calloc(1, info.value_size);
+	if ((info.map_flags & BPF_F_RDONLY_PROG) && rodata &&
+	    !bpf_map_lookup_elem(fd, &zero, rodata)) {
+		*id = rodata->argguard_build_id;
+		*features = rodata->argguard_build_features;
+		err = 0;
+	}
+	free(rodata);
+	close(fd);
+	return err;
+}
+
+/* Whether the bprm_check link pinned now runs a program this very build loaded. */
+static bool pinned_by_this_build(void)
+{
+	struct pinned_prog pp;
+	__u32 features;
+	__u64 id;
+
+	return !read_pinned_prog(PIN_LINK_BPRM_CHECK, &pp) && !read_build(&pp, &id, &features) &&
+	       id == ARGGUARD_BUILD_ID;
+}
+
 /*
  * The link pinned at pin, if it runs the very program prog (same tag):
  * a restart after a crash or a stop keeps enforcing through it. NULL if
@@ -334,9 +440,12 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 }
 
 /*
- * Adopt the pinned links if every one runs the very program this load
- * would attach (same tag), or none: the pins then stay one load, which
- * the next start can resume.
+ * Adopt the pinned links if this very build pinned them and every one runs
+ * the very program this load would attach (same tag), or none: the pins
+ * then stay one load, which the next start can resume. Another build's
+ * programs may have the same tags (a change that left the instructions
+ * alone), but their .rodata names that build, and resume() would refuse
+ * the mix.
  */
 static bool adopt_all(struct argguard_bpf *skel, bool kernel_head)
 {
@@ -344,6 +453,8 @@ static bool adopt_all(struct argguard_bpf *skel, bool kernel_head)
 	char path[128];
 	int pin;
 
+	if (!pinned_by_this_build())
+		return false;
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		struct bpf_program *prog = program_of(skel, pin, kernel_head);
 
@@ -466,99 +577,6 @@ static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
  * the verifier check every program again, only for adopt_all() to adopt
  * the same links by their tags.
  */
-
-#define MAX_PROG_MAPS 32
-/* libbpf's names for the object's global data maps: the object's name, then the section's. */
-#define RODATA_MAP_NAME "argguard.rodata"
-#define BSS_MAP_NAME "argguard.bss"
-
-/* The program behind a pinned link: the BTF object of its load, and its maps. */
-struct pinned_prog {
-	__u32 btf_id;
-	__u32 nr_map_ids;
-	__u32 map_ids[MAX_PROG_MAPS];
-};
-
-static int read_pinned_prog(enum pin pin, struct pinned_prog *pp)
-{
-	struct bpf_link_info link = {};
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(link);
-	int link_fd, prog_fd = -1, err = -1;
-	char path[128];
-
-	pin_path(pin, path, sizeof(path));
-	link_fd = bpf_obj_get(path);
-	if (link_fd < 0)
-		return -1;
-	if (bpf_obj_get_info_by_fd(link_fd, &link, &len) || !link.prog_id)
-		goto out;
-	prog_fd = bpf_prog_get_fd_by_id(link.prog_id);
-	if (prog_fd < 0)
-		goto out;
-	len = sizeof(info);
-	info.nr_map_ids = MAX_PROG_MAPS;
-	info.map_ids = (__u64)(unsigned long)pp->map_ids;
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) || !info.btf_id ||
-	    info.nr_map_ids > MAX_PROG_MAPS)
-		goto out;
-	pp->btf_id = info.btf_id;
-	pp->nr_map_ids = info.nr_map_ids;
-	err = 0;
-out:
-	if (prog_fd >= 0)
-		close(prog_fd);
-	close(link_fd);
-	return err;
-}
-
-/*
- * The map named name that one of the n programs uses, opened, with its
- * info; -1 if none of them has one that holds at least value_size bytes.
- */
-static int open_prog_map(const struct pinned_prog *progs, unsigned int n, const char *name,
-			 __u32 value_size, struct bpf_map_info *info)
-{
-	__u32 len;
-	int fd;
-
-	for (unsigned int p = 0; p < n; p++)
-		for (__u32 i = 0; i < progs[p].nr_map_ids; i++) {
-			fd = bpf_map_get_fd_by_id(progs[p].map_ids[i]);
-			if (fd < 0)
-				continue;
-			memset(info, 0, sizeof(*info));
-			len = sizeof(*info);
-			if (!bpf_obj_get_info_by_fd(fd, info, &len) && !strcmp(info->name, name) &&
-			    info->value_size >= value_size)
-				return fd;
-			close(fd);
-		}
-	return -1;
-}
-
-/* What the load of pp's program recorded in its .rodata: the build id and the features. */
-static int read_build(const struct pinned_prog *pp, __u64 *id, __u32 *features)
-{
-	struct argguard_bpf__rodata *rodata;
-	struct bpf_map_info info;
-	__u32 zero = 0;
-	int fd, err = -1;
-
-	fd = open_prog_map(pp, 1, RODATA_MAP_NAME, sizeof(*rodata), &info);
-	if (fd < 0)
-		return -1;
-	rodata = calloc(1, info.value_size);
-	if ((info.map_flags & BPF_F_RDONLY_PROG) && rodata &&
-	    !bpf_map_lookup_elem(fd, &zero, rodata)) {
-		*id = rodata->argguard_build_id;
-		*features = rodata->argguard_build_features;
-		err = 0;
-	}
-	free(rodata);
-	close(fd);
-	return err;
-}
 
 static bool uses_map(const struct pinned_prog *progs, unsigned int n, __u32 map_id)
 {
@@ -744,6 +762,7 @@ struct programs *programs_start(bool *earlier_pins)
 		log_error("failed to start the BPF programs: %s", strerror(ENOMEM));
 		return NULL;
 	}
+	p->bss_fd = -1;
 	if (*earlier_pins && resume(p, &kernel)) {
 		log_info("adopted the pinned links and maps as they are: this build loaded "
 			 "them, nothing to load again");

@@ -56,8 +56,8 @@ parse_args() {
 		shift 2 || usage
 	done
 	[[ -f $KERNEL/bzImage ]] || die "--kernel must name a vm/kernel.sh output (no bzImage in '$KERNEL')"
-	[[ -f $BUILD/argguard.deb && -f $BUILD/argguard-previous.deb ]] ||
-		die "--build must name a build tree with argguard.deb and argguard-previous.deb in it"
+	[[ -f $BUILD/argguard.deb && -f $BUILD/argguard-previous.deb && -f $BUILD/argguard-rebuilt.deb ]] ||
+		die "--build must name a build tree with argguard.deb, argguard-previous.deb and argguard-rebuilt.deb in it"
 	case $JOB in
 	suite) JOB_CMD="run-suite.sh cases" ;;
 	stock-suite) JOB_CMD="run-suite.sh stock" ;;
@@ -127,6 +127,7 @@ install_argguard() {
 	rm -f "$tests"/*.c
 	install -m 0755 "${GUEST_HELPERS[@]/#/$BUILD/tests/}" "$tests/bin/"
 	install -D -m 0644 "$BUILD/argguard.deb" "$tests/debs/argguard.deb"
+	install -D -m 0644 "$BUILD/argguard-rebuilt.deb" "$tests/debs/argguard-rebuilt.deb"
 	mkdir -p "$tests/kselftests"
 	# The kernel's own series selftests, or else the build's (a stock kernel
 	# has none: there they must skip).

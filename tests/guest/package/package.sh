@@ -6,6 +6,7 @@
 # order.
 
 NEW_DEB=/usr/lib/argguard/tests/debs/argguard.deb
+REBUILT_DEB=/usr/lib/argguard/tests/debs/argguard-rebuilt.deb
 WANTS=/etc/systemd/system/sysinit.target.wants/argguard.service
 LOOP_OUT=/tmp/argguard-loop.out
 LOOP_STOP=/tmp/argguard-loop.stop
@@ -106,11 +107,27 @@ test_3_reinstall_of_the_same_version_adopts_the_pins() {
 	echo "$out"
 	[[ $out != *"not enforcing"* ]] || fail "dpkg -i said argguard does not enforce where it does"
 	assert_eq "$links0" "$(pinned_link_ids)" "the pinned links after a reinstall"
-	daemon_said "adopted the pinned" || fail "expected the restarted daemon to adopt the pins"
+	daemon_says "adopted the pinned" || fail "expected the restarted daemon to adopt the pins"
 	assert_enforcing "after a reinstall"
 }
 
-test_4_remove_ends_enforcement_and_keeps_the_conffiles() {
+# A release whose programs kept their instructions (a change to a comment,
+# say) is another build all the same: its daemon attaches its own programs,
+# as their tags match the pinned ones, but the pinned .rodata names the
+# other build, which a resume would refuse.
+test_4_upgrade_to_a_build_with_the_same_instructions_attaches_its_own() {
+	local tag0 links0 pid0
+	tag0=$(pinned_prog_tag) links0=$(pinned_link_ids) pid0=$(daemon_pid)
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "dpkg -i of the rebuilt package failed"
+	[[ $(package_status) == "install ok installed "*+rebuilt1 ]] ||
+		fail "expected the rebuilt package installed, got '$(package_status)'"
+	[[ $(daemon_pid) != "$pid0" ]] || fail "expected the upgrade to restart the daemon"
+	assert_eq "$tag0" "$(pinned_prog_tag)" "the program tag (the premise: same instructions)"
+	[[ $(pinned_link_ids) != "$links0" ]] || fail "expected the rebuild's own links pinned"
+	assert_enforcing "after the upgrade to a rebuild"
+}
+
+test_5_remove_ends_enforcement_and_keeps_the_conffiles() {
 	dpkg -r argguard </dev/null || fail "dpkg -r failed"
 	assert_eq "deinstall ok config-files" "$(package_status | cut -d' ' -f1-3)" "the package's state"
 	[[ ! -e /usr/sbin/argguard ]] || fail "expected /usr/sbin/argguard to be gone"
@@ -123,7 +140,7 @@ test_4_remove_ends_enforcement_and_keeps_the_conffiles() {
 	[[ -d /var/lib/argguard ]] || fail "expected the state in /var/lib/argguard kept until purge"
 }
 
-test_5_purge_removes_conffiles_state_and_logs() {
+test_6_purge_removes_conffiles_state_and_logs() {
 	local left=()
 	dpkg --purge argguard </dev/null || fail "dpkg --purge failed"
 	assert_eq absent "$(package_status | sed 's/^unknown ok not-installed.*/absent/')" \
@@ -135,7 +152,7 @@ test_5_purge_removes_conffiles_state_and_logs() {
 	assert_eq "" "${left[*]}" "what purge left behind"
 }
 
-test_6_install_on_a_running_machine_starts_enforcing() {
+test_7_install_on_a_running_machine_starts_enforcing() {
 	dpkg -i "$NEW_DEB" </dev/null || fail "dpkg -i after a purge failed"
 	[[ $(readlink "$WANTS") == /lib/systemd/system/argguard.service ]] ||
 		fail "expected $WANTS again"
