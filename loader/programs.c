@@ -365,14 +365,16 @@ static int read_build(const struct pinned_prog *pp, __u64 *id, __u32 *features)
 	return err;
 }
 
-/* Whether the bprm_check link pinned now runs a program this very build loaded. */
-static bool pinned_by_this_build(void)
+/*
+ * Whether the bprm_check link pinned now runs a program this very build
+ * loaded; if so, fills *pp with that program and *features with what its
+ * load recorded.
+ */
+static bool pinned_by_this_build(struct pinned_prog *pp, __u32 *features)
 {
-	struct pinned_prog pp;
-	__u32 features;
 	__u64 id;
 
-	return !read_pinned_prog(PIN_LINK_BPRM_CHECK, &pp) && !read_build(&pp, &id, &features) &&
+	return !read_pinned_prog(PIN_LINK_BPRM_CHECK, pp) && !read_build(pp, &id, features) &&
 	       id == ARGGUARD_BUILD_ID;
 }
 
@@ -449,11 +451,13 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
  */
 static bool adopt_all(struct argguard_bpf *skel, bool kernel_head)
 {
+	struct pinned_prog pinned;
 	struct bpf_link **link;
+	__u32 features;
 	char path[128];
 	int pin;
 
-	if (!pinned_by_this_build())
+	if (!pinned_by_this_build(&pinned, &features))
 		return false;
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		struct bpf_program *prog = program_of(skel, pin, kernel_head);
@@ -603,10 +607,8 @@ static bool resume(struct programs *p, struct kernel_features *kernel)
 	__u32 features, len;
 	char path[128];
 	int pin, fd;
-	__u64 id;
 
-	if (read_pinned_prog(PIN_LINK_BPRM_CHECK, &progs[0]) ||
-	    read_build(&progs[0], &id, &features) || id != ARGGUARD_BUILD_ID)
+	if (!pinned_by_this_build(&progs[0], &features))
 		return false;
 	*kernel = features_of(features);
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
