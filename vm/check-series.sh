@@ -16,6 +16,9 @@ source "$(dirname "$0")/lib.sh"
 # The only warning allowed: checkpatch asks whether MAINTAINERS needs an
 # update for any new file; "EXEC & BINFMT API" covers selftests/exec/.
 ALLOWED_WARNING=FILE_PATH_CHANGES
+# And in a patch that adds a trace event, the CHECKs that the layout of every
+# TRACE_EVENT() in include/trace/events/ draws.
+ALLOWED_IN_TRACE_EVENTS=PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
 
 boot_prefix() {
 	local build=$1 version=$2 n=$3 kernel
@@ -25,11 +28,11 @@ boot_prefix() {
 }
 
 checkpatch() {
-	local version=$1
-	shift
+	local version=$1 patch=$2 allowed=$ALLOWED_WARNING
+	grep -q '^+++ b/include/trace/events/' "$patch" && allowed+=,$ALLOWED_IN_TRACE_EVENTS
 	# spdxcheck.py needs Debian's python3 with python3-ply.
 	PATH=/usr/bin:$PATH "$ARGGUARD_CACHE/linux-$version/src/scripts/checkpatch.pl" --strict \
-		--ignore "$ALLOWED_WARNING" "$@"
+		--ignore "$allowed" "$patch"
 }
 
 # check_series BUILD_DIR VERSION: TAP lines for one series; fails if any does.
