@@ -621,7 +621,7 @@ static void read_shebang(struct argguard_event *e, struct linux_binprm *bprm)
 }
 
 /*
- * kernel-patches/ 0005: the head of argv from the kernel's copy, which the
+ * kernel-patches/ 0004: the head of argv from the kernel's copy, which the
  * caller can no longer rewrite. Weak: stock kernels lack it, and only the
  * *_kernel_head programs, loaded where it exists, call it.
  */
@@ -746,7 +746,9 @@ static __always_inline int decide(struct linux_binprm *bprm, const struct exec_s
 	if (d->verdict == ARGGUARD_VERDICT_ALLOW)
 		return 0;
 	report(bprm, sz, d, flags, settings, head);
-	if (d->verdict == ARGGUARD_VERDICT_DENY) {
+	/* Only the exits read this; where the tracepoint reports, none is loaded. */
+	if (d->verdict == ARGGUARD_VERDICT_DENY &&
+	    !(argguard_build_features & ARGGUARD_FEATURE_EXEC_ARGS_FAILED)) {
 		__u64 id = bpf_get_current_pid_tgid();
 		__u8 one = 1;
 
@@ -923,14 +925,12 @@ static void call_args(const struct pt_regs *regs, enum exec_call call, __u64 *fi
 }
 
 /*
- * An exec that failed with E2BIG without argguard denying it was refused by
- * the kernel before any LSM ran: the 2010 exploit, a pointer flood, a breach
- * of fs.exec_arg_max. Report it from the syscall's exit, where the caller's
- * filename is still readable. Every exec passes here, and nearly all of them
- * succeed: nothing is read before ret says this one failed.
+ * The start of the record of an exec that the kernel refused with E2BIG
+ * before any LSM ran: the 2010 exploit, a pointer flood, a breach of
+ * fs.exec_arg_max. NULL where nothing is to be logged. The caller fills in
+ * the filename and the head, whose size it gets in *head_bytes.
  */
-static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enum exec_call call,
-						 long ret)
+static __always_inline struct argguard_event *start_kernel_refusal(__u32 *head_bytes)
 {
 	struct decision d = {
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
@@ -939,24 +939,17 @@ static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enu
 	const struct argguard_settings *settings;
 	struct argguard_event *e;
 	struct argguard_config live;
-	__u64 id, filename, argv;
-	__u32 ptr_size;
 
-	if (ret >= 0)
-		return 0;
-	id = bpf_get_current_pid_tgid();
-	if (!bpf_map_delete_elem(&argguard_denied_execs, &id) || ret != -E2BIG)
-		return 0; /* argguard's own denial, or not about sizes */
 	settings = live_settings(&live);
 	if (!settings || settings->mode == ARGGUARD_MODE_OFF)
-		return 0;
+		return NULL;
 	count(ARGGUARD_COUNTER(d.scope, d.verdict));
 	if (!rate_allows(settings))
-		return 0;
+		return NULL;
 	e = bpf_ringbuf_reserve(&argguard_events, sizeof(*e), 0);
 	if (!e) {
 		drop(ARGGUARD_DROP_RING_FULL);
-		return 0;
+		return NULL;
 	}
 	e->argv_bytes = 0;
 	e->envp_bytes = 0;
@@ -972,9 +965,63 @@ static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enu
 	e->envc = -1;
 	e->orig_argc = -1;
 	e->err = E2BIG;
+	e->head_len = 0;
+	*head_bytes = settings->head_bytes;
+	return e;
+}
+
+/*
+ * Where the kernel has the series' tracepoint (kernel-patches/ 0005), the
+ * record comes from there. It fires only for an exec whose arguments the
+ * kernel failed to copy, before bprm_execve() and so before any LSM: nothing
+ * runs on an exec that succeeds, and argguard's own denials never get here.
+ */
+SEC("tp_btf/sched_process_exec_args_failed")
+int BPF_PROG(argguard_exec_args_failed, struct linux_binprm *bprm, int err)
+{
+	struct argguard_event *e;
+	__u32 head_bytes, ptr_size;
+	__u64 argv;
+
+	if (err != -E2BIG)
+		return 0;
+	e = start_kernel_refusal(&head_bytes);
+	if (!e)
+		return 0;
+	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
+	argv = caller_argv(&ptr_size);
+	if (argv)
+		read_head(e, argv, head_bytes, ptr_size);
+	else
+		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+	bpf_ringbuf_submit(e, 0);
+	return 0;
+}
+
+/*
+ * Elsewhere, from the exec syscalls' exit, where the caller's filename is
+ * still readable: an exec that failed with E2BIG without argguard denying
+ * it. Every exec passes here, and nearly all of them succeed: nothing is
+ * read before ret says this one failed.
+ */
+static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enum exec_call call,
+						 long ret)
+{
+	struct argguard_event *e;
+	__u64 id, filename, argv;
+	__u32 head_bytes, ptr_size;
+
+	if (ret >= 0)
+		return 0;
+	id = bpf_get_current_pid_tgid();
+	if (!bpf_map_delete_elem(&argguard_denied_execs, &id) || ret != -E2BIG)
+		return 0; /* argguard's own denial, or not about sizes */
+	e = start_kernel_refusal(&head_bytes);
+	if (!e)
+		return 0;
 	call_args(regs, call, &filename, &argv, &ptr_size);
 	bpf_probe_read_user_str(e->filename, sizeof(e->filename), (const void *)filename);
-	read_head(e, argv, settings->head_bytes, ptr_size);
+	read_head(e, argv, head_bytes, ptr_size);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }

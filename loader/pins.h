@@ -32,8 +32,10 @@
  * X(PIN, FILE, PROGRAM, KERNEL_HEAD_PROGRAM): the links, each with the
  * program it runs, and the one it runs instead on a kernel that lets a
  * program read the argv it copied (bpf_bprm_read_argv(), kernel-patches/
- * 0005): its records' argv_head comes from there, not the caller's memory.
- * The compat ones exist only on a kernel with IA32_EMULATION.
+ * 0004): its records' argv_head comes from there, not the caller's memory.
+ * The exits of the exec syscalls exist only on a kernel without the
+ * tracepoint of kernel-patches/ 0005, exec_args_failed only on one with it;
+ * the compat exits only with IA32_EMULATION.
  */
 #define ARGGUARD_LINK_PINS(X)                                                                      \
 	X(PIN_LINK_BPRM_CHECK, "link", argguard_bprm_check, argguard_bprm_check_kernel_head)       \
@@ -44,6 +46,8 @@
 	  argguard_compat_execve_exit)                                                             \
 	X(PIN_LINK_COMPAT_EXECVEAT, "link_compat_execveat", argguard_compat_execveat_exit,         \
 	  argguard_compat_execveat_exit)                                                           \
+	X(PIN_LINK_EXEC_ARGS_FAILED, "link_exec_args_failed", argguard_exec_args_failed,           \
+	  argguard_exec_args_failed)                                                               \
 	X(PIN_LINK_CGROUP_MKDIR, "link_cgroup_mkdir", argguard_cgroup_mkdir,                       \
 	  argguard_cgroup_mkdir)                                                                   \
 	X(PIN_LINK_CGROUP_RMDIR, "link_cgroup_rmdir", argguard_cgroup_rmdir, argguard_cgroup_rmdir)

@@ -28,6 +28,7 @@
 #include <linux/magic.h>
 
 #include "argguard.build_id.h"
+#include "argguard.h"
 #include "argguard.skel.h"
 #include "kallsyms.h"
 #include "log.h"
@@ -158,6 +159,7 @@ struct kernel_features {
 	bool exact_sizes; /* linux_binprm.orig_argc and the sizes (patch 4) */
 	bool kernel_head; /* bpf_bprm_read_argv() (patch 4) */
 	bool compat; /* 32-bit execs: IA32_EMULATION's __ia32_compat_sys_execve() */
+	bool exec_args_failed; /* tracepoint sched_process_exec_args_failed (0005) */
 };
 
 static struct kernel_features kernel_features(void)
@@ -179,29 +181,28 @@ static struct kernel_features kernel_features(void)
 	}
 	f.kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
 	f.compat = btf__find_by_name_kind(btf, "__ia32_compat_sys_execve", BTF_KIND_FUNC) > 0;
+	f.exec_args_failed = btf__find_by_name_kind(btf, "btf_trace_sched_process_exec_args_failed",
+						    BTF_KIND_TYPEDEF) > 0;
 	btf__free(btf);
 	return f;
 }
 
-/* The kernel's features, as a load records them in its .rodata. */
-enum {
-	FEATURE_EXACT_SIZES = 1 << 0,
-	FEATURE_KERNEL_HEAD = 1 << 1,
-	FEATURE_COMPAT = 1 << 2,
-};
-
+/* The kernel's features, as a load records them in its .rodata (bpf/argguard.h). */
 static __u32 feature_bits(const struct kernel_features *f)
 {
-	return (f->exact_sizes ? FEATURE_EXACT_SIZES : 0) |
-	       (f->kernel_head ? FEATURE_KERNEL_HEAD : 0) | (f->compat ? FEATURE_COMPAT : 0);
+	return (f->exact_sizes ? ARGGUARD_FEATURE_EXACT_SIZES : 0) |
+	       (f->kernel_head ? ARGGUARD_FEATURE_KERNEL_HEAD : 0) |
+	       (f->compat ? ARGGUARD_FEATURE_COMPAT : 0) |
+	       (f->exec_args_failed ? ARGGUARD_FEATURE_EXEC_ARGS_FAILED : 0);
 }
 
 static struct kernel_features features_of(__u32 bits)
 {
 	return (struct kernel_features){
-		.exact_sizes = bits & FEATURE_EXACT_SIZES,
-		.kernel_head = bits & FEATURE_KERNEL_HEAD,
-		.compat = bits & FEATURE_COMPAT,
+		.exact_sizes = bits & ARGGUARD_FEATURE_EXACT_SIZES,
+		.kernel_head = bits & ARGGUARD_FEATURE_KERNEL_HEAD,
+		.compat = bits & ARGGUARD_FEATURE_COMPAT,
+		.exec_args_failed = bits & ARGGUARD_FEATURE_EXEC_ARGS_FAILED,
 	};
 }
 
@@ -233,15 +234,30 @@ static int leave_out(struct bpf_program *prog)
 	return err;
 }
 
-/* Whether this build pins a link at pin on a kernel with these features. */
+/*
+ * Whether this build pins a link at pin on a kernel with these features:
+ * kernel refusals come from the series' tracepoint where the kernel has it,
+ * and from the exits of the exec syscalls, 32-bit ones included, elsewhere.
+ */
 static bool link_wanted(enum pin pin, const struct kernel_features *kernel)
 {
-	return kernel->compat || (pin != PIN_LINK_COMPAT_EXECVE && pin != PIN_LINK_COMPAT_EXECVEAT);
+	switch (pin) {
+	case PIN_LINK_EXEC_ARGS_FAILED:
+		return kernel->exec_args_failed;
+	case PIN_LINK_EXECVE:
+	case PIN_LINK_EXECVEAT:
+		return !kernel->exec_args_failed;
+	case PIN_LINK_COMPAT_EXECVE:
+	case PIN_LINK_COMPAT_EXECVEAT:
+		return kernel->compat && !kernel->exec_args_failed;
+	default:
+		return true;
+	}
 }
 
 /*
  * Load only the programs this kernel runs: the kernel-head ones where it
- * has the kfunc, the compat exits where it has 32-bit execs.
+ * has the kfunc, and the links link_wanted() picks.
  */
 static int choose_programs(struct argguard_bpf *skel, const struct kernel_features *kernel)
 {
@@ -481,17 +497,43 @@ undo:
 }
 
 /*
+ * A link this build does not pin on this kernel, left by an earlier one:
+ * an exit program, say, that ran before the kernel had the tracepoint
+ * which now reports the same refusals. Unpinned, it is detached.
+ */
+static int unpin_unwanted(enum pin pin)
+{
+	char path[128];
+	int err;
+
+	pin_path(pin, path, sizeof(path));
+	if (!unlink(path) || errno == ENOENT)
+		return 0;
+	err = -errno;
+	log_error("failed to remove %s, which this kernel does not use: %s", path, strerror(-err));
+	return err;
+}
+
+/*
  * Each program of the pin table enforcing through a pinned link: the
  * pinned ones adopted if they may be (not over maps made afresh, which an
  * adopted program would not use), else all attached anew.
  */
 static int attach_all(struct argguard_bpf *skel, bool kernel_head, bool may_adopt)
 {
+	int pin, err;
+
+	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+		if (bpf_program__autoload(program_of(skel, pin, kernel_head)))
+			continue;
+		err = unpin_unwanted(pin); /* not for this kernel */
+		if (err)
+			return err;
+	}
 	if (may_adopt && adopt_all(skel, kernel_head))
 		return 0;
-	for (int pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		struct bpf_program *prog = program_of(skel, pin, kernel_head);
-		int err;
 
 		if (!bpf_program__autoload(prog))
 			continue; /* not for this kernel */
@@ -746,6 +788,10 @@ static void tell_what_the_kernel_lacks(const struct kernel_features *kernel)
 			   "(bpf_bprm_read_argv): records read argv_head from the caller's "
 			   "memory, which another of its threads can rewrite (head_source "
 			   "\"caller\")");
+	if (!kernel->exec_args_failed)
+		log_notice("this kernel has no tracepoint for the execs it refuses "
+			   "(sched_process_exec_args_failed): they are caught at the exit of "
+			   "every execve and execveat, which costs every exec a little");
 }
 
 struct programs *programs_start(bool *earlier_pins)

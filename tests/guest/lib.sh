@@ -192,11 +192,13 @@ counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
-# The ids of the pinned LSM and exit links: they change only when a program
-# is attached anew.
+# The ids of the pinned LSM links and of those that catch kernel refusals
+# (the exec exits, or the series' tracepoint): they change only when a
+# program is attached anew.
 pinned_link_ids() {
 	local l
-	for l in link link_creds link_execve link_execveat; do
+	for l in link link_creds link_execve link_execveat link_exec_args_failed; do
+		[[ -e $PIN_DIR/$l ]] || continue
 		bpftool -j link show pinned "$PIN_DIR/$l" | jq -r .id
 	done | tr '\n' ' '
 }

@@ -3,8 +3,9 @@
 #
 # Show that the guest tests catch what they claim. Each patch here plants one
 # deliberate bug; its "catch:" line names the tests (a regex) that must then
-# fail, and an optional "job:" line the vm/run.sh job they are in (default
-# suite). For each, build a copy of the tree with the patch applied, boot the
+# fail, an optional "job:" line the vm/run.sh job they are in (default
+# suite), and an optional "kernel:" line the vm/kernel.sh options of the
+# kernel they boot (default: the patched 6.1 one). For each, build a copy of the tree with the patch applied, boot the
 # guest with only those tests, and check that at least one fails. A patch
 # whose bug is in the test machinery itself (runner-*.patch) has a
 # "catch-ctest:" line instead: host ctest tests, run in the configured copy
@@ -35,10 +36,18 @@ run_ctest_mutant() {
 
 # run_mutant PATCH KERNEL: prints "caught", "MISSED" or why it could not run.
 run_mutant() {
-	local patch=$1 kernel=$2 work catch job
+	local patch=$1 kernel=$2 work catch job kernel_options
 	work=$(mktemp -d "${TMPDIR:-/tmp}/argguard-mutant.XXXXXX")
 	catch=$(sed -n 's/^catch: //p' "$patch")
 	job=$(sed -n 's/^job: //p' "$patch")
+	kernel_options=$(sed -n 's/^kernel: //p' "$patch")
+	if [[ -n $kernel_options ]]; then
+		# shellcheck disable=SC2086 # the options, word by word
+		kernel=$("$ROOT/vm/kernel.sh" $kernel_options) || {
+			echo "no kernel for vm/kernel.sh $kernel_options"
+			return
+		}
+	fi
 	(cd "$ROOT" && git ls-files -z | sort -zu | xargs -0 cp --parents -t "$work")
 	if ! patch -s -p1 -d "$work" <"$patch"; then
 		echo "does not apply"

@@ -84,3 +84,27 @@ test_concurrent_huge_execs_oom_only_inside_their_cgroup() {
 	t1=$(date +%s%N)
 	echo "systemctl answered in $(((t1 - t0) / 1000000)) ms after the storm"
 }
+
+# Patch 5's tracepoint, read through tracefs as any tracer reads it: one event
+# for each exec the kernel refused while copying its arguments, none for an
+# exec that went on to run or that failed later.
+test_exec_args_failed_traces_only_the_refused_execs() {
+	local events=/sys/kernel/tracing/events/sched/sched_process_exec_args_failed lines
+	trap "echo 0 >$events/enable; echo 0 >/proc/sys/fs/exec_arg_max" EXIT
+	[[ -d $events ]] || fail "expected $events"
+	echo >/sys/kernel/tracing/trace
+	echo 1 >"$events/enable"
+	/bin/true
+	outcome /nonexistent >/dev/null 2>&1
+	outcome "$HELPERS/pointer_flood" $((1 << 28)) >/dev/null
+	echo 262144 >/proc/sys/fs/exec_arg_max
+	outcome "$HELPERS/execsize" 300000 0 /bin/true >/dev/null
+	echo 0 >"$events/enable"
+	lines=$(grep -o 'sched_process_exec_args_failed: .*' /sys/kernel/tracing/trace)
+	echo "$lines"
+	assert_eq 2 "$(grep -c . <<<"$lines")" "events (the pointer flood and the exec over the cap)"
+	grep -q 'filename=/bin/true err=-7 argc=0 envc=0$' <<<"$lines" ||
+		fail "expected the pointer flood's event: /bin/true, E2BIG, nothing counted"
+	grep -Eq 'filename=/bin/true err=-7 argc=[1-9][0-9]* envc=[0-9]+$' <<<"$lines" ||
+		fail "expected the capped exec's event: /bin/true, E2BIG, its argc counted"
+}

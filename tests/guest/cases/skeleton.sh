@@ -18,10 +18,21 @@ test_argguard_service_is_active_and_pinned() {
 		fail "expected argguard.service to be active"
 	fi
 	for pin in config settings probe global_rules setuid_rules uid_rules cgroup_rules cgroup_ids \
-		counters drops uid_buckets events link link_creds link_execve link_execveat \
-		link_compat_execve link_compat_execveat link_cgroup_mkdir link_cgroup_rmdir; do
+		counters drops uid_buckets events link link_creds link_exec_args_failed \
+		link_cgroup_mkdir link_cgroup_rmdir; do
 		[[ -e $PIN_DIR/$pin ]] || fail "expected $PIN_DIR/$pin to exist"
 	done
+	# The series' tracepoint reports kernel refusals: no exit of the exec
+	# syscalls costs every exec a trampoline.
+	for pin in link_execve link_execveat link_compat_execve link_compat_execveat; do
+		[[ ! -e $PIN_DIR/$pin ]] || fail "expected no $PIN_DIR/$pin on a kernel with the tracepoint"
+	done
+	assert_eq '["lsm_mac","lsm_mac"]' \
+		"$(bpftool -j link show | jq -c '[.[] | select(.type == "tracing") | .attach_type]')" \
+		"the tracing links' attach types (bprm_check, bprm_creds_from_file: no fexit)"
+	assert_eq '["cgroup_mkdir","cgroup_rmdir","sched_process_exec_args_failed"]' \
+		"$(bpftool -j link show | jq -c '[.[] | select(.type == "raw_tracepoint") | .tp_name] | sort')" \
+		"the raw tracepoint links"
 	link=$(bpftool -j link show pinned "$PIN_DIR/link")
 	echo "link: $link"
 	assert_eq lsm_mac "$(jq -r .attach_type <<<"$link")" "the pinned link's attach type"
