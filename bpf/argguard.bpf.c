@@ -1040,8 +1040,8 @@ int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
 
 /*
  * The same for 32-bit callers (IA32_EMULATION); loaded only where the kernel
- * has these entry points. Without them, argguard's own denials of 32-bit
- * execs would stay in denied_execs.
+ * has these entry points and not the tracepoint. Without them, argguard's
+ * own denials of 32-bit execs would stay in denied_execs.
  */
 SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execve")
 int BPF_PROG(argguard_compat_execve_exit, const struct pt_regs *regs, long ret)

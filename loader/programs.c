@@ -159,7 +159,7 @@ struct kernel_features {
 	bool exact_sizes; /* linux_binprm.orig_argc and the sizes (patch 4) */
 	bool kernel_head; /* bpf_bprm_read_argv() (patch 4) */
 	bool compat; /* 32-bit execs: IA32_EMULATION's __ia32_compat_sys_execve() */
-	bool exec_args_failed; /* tracepoint sched_process_exec_args_failed (0005) */
+	bool exec_args_failed; /* tracepoint sched_process_exec_args_failed (patch 5) */
 };
 
 static struct kernel_features kernel_features(void)
@@ -497,9 +497,9 @@ undo:
 }
 
 /*
- * A link this build does not pin on this kernel, left by an earlier one:
- * an exit program, say, that ran before the kernel had the tracepoint
- * which now reports the same refusals. Unpinned, it is detached.
+ * A link this build does not pin on this kernel, which an older build,
+ * upgraded within the same boot, may have left: an exit program on a kernel
+ * whose tracepoint now reports the same refusals. Unpinned, it is detached.
  */
 static int unpin_unwanted(enum pin pin)
 {
@@ -523,21 +523,21 @@ static int attach_all(struct argguard_bpf *skel, bool kernel_head, bool may_adop
 {
 	int pin, err;
 
+	if (!may_adopt || !adopt_all(skel, kernel_head))
+		for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
+			struct bpf_program *prog = program_of(skel, pin, kernel_head);
+
+			if (!bpf_program__autoload(prog))
+				continue; /* not for this kernel */
+			err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin);
+			if (err)
+				return err;
+		}
+	/* Only once what replaces them enforces. */
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		if (bpf_program__autoload(program_of(skel, pin, kernel_head)))
 			continue;
-		err = unpin_unwanted(pin); /* not for this kernel */
-		if (err)
-			return err;
-	}
-	if (may_adopt && adopt_all(skel, kernel_head))
-		return 0;
-	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
-		struct bpf_program *prog = program_of(skel, pin, kernel_head);
-
-		if (!bpf_program__autoload(prog))
-			continue; /* not for this kernel */
-		err = attach_and_pin(prog, link_of(skel, pin, kernel_head), pin);
+		err = unpin_unwanted(pin);
 		if (err)
 			return err;
 	}

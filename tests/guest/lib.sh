@@ -192,15 +192,30 @@ counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
-# The ids of the pinned LSM links and of those that catch kernel refusals
-# (the exec exits, or the series' tracepoint): they change only when a
-# program is attached anew.
+# The ids of the pinned LSM links and of those that catch kernel refusals:
+# the series' tracepoint where the kernel has it, else the exec exits. They
+# change only when a program is attached anew; a missing pin shows as such.
 pinned_link_ids() {
-	local l
-	for l in link link_creds link_execve link_execveat link_exec_args_failed; do
-		[[ -e $PIN_DIR/$l ]] || continue
-		bpftool -j link show pinned "$PIN_DIR/$l" | jq -r .id
+	local l refusals=(link_execve link_execveat)
+	[[ -d /sys/kernel/tracing/events/sched/sched_process_exec_args_failed ]] &&
+		refusals=(link_exec_args_failed)
+	for l in link link_creds "${refusals[@]}"; do
+		bpftool -j link show pinned "$PIN_DIR/$l" 2>/dev/null | jq -r .id | grep . || echo "no-$l"
 	done | tr '\n' ' '
+}
+
+# The entries in denied_execs, over every instance of the map (a restart may
+# leave an older one); "no map" if there is none.
+denied_execs_entries() {
+	local id ids
+	ids=$(bpftool -j map show | jq '.[] | select(.name == "argguard_denied") | .id')
+	[[ -n $ids ]] || {
+		echo "no map"
+		return
+	}
+	for id in $ids; do
+		bpftool -j map dump id "$id" | jq length
+	done | awk '{ n += $1 } END { print n + 0 }'
 }
 
 # daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its

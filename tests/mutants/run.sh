@@ -5,8 +5,9 @@
 # deliberate bug; its "catch:" line names the tests (a regex) that must then
 # fail, an optional "job:" line the vm/run.sh job they are in (default
 # suite), and an optional "kernel:" line the vm/kernel.sh options of the
-# kernel they boot (default: the patched 6.1 one). For each, build a copy of the tree with the patch applied, boot the
-# guest with only those tests, and check that at least one fails. A patch
+# kernel they boot (default: the patched 6.1 one). For each, build a copy
+# of the tree with the patch applied, boot the guest with only those tests,
+# and check that at least one fails. A patch
 # whose bug is in the test machinery itself (runner-*.patch) has a
 # "catch-ctest:" line instead: host ctest tests, run in the configured copy
 # without a guest. Prints one line per mutant and exits nonzero if any was

@@ -2,17 +2,10 @@
 # 32-bit execs, through the kernel's compat execve and execveat
 # (IA32_EMULATION, which Debian's kernels have): a static i386 execsize.
 # They are judged as any exec, recorded with their head, their kernel
-# refusals caught, and argguard's own denials of them leave nothing behind.
+# refusals caught by the series' tracepoint, and argguard's own denials of
+# them leave nothing behind (tests/guest/stock has the exits' side).
 
 X32=$HELPERS/execsize32
-
-# denied_execs: the ids of every instance (a restart may leave an older one).
-denied_execs_entries() {
-	local id
-	for id in $(bpftool -j map show | jq '.[] | select(.name == "argguard_denied") | .id'); do
-		bpftool -j map dump id "$id" | jq length
-	done | awk '{ n += $1 } END { print n + 0 }'
-}
 
 test_32bit_execs_are_judged_and_recorded_with_their_head() {
 	local limit r how

@@ -394,3 +394,16 @@ test_stock_32bit_execs_are_recorded_with_their_head() {
 		"verdict and comm of 300,000 bytes under a 1 MiB stack"
 	assert_eq /bin/true "$(jq -r '.argv_head[0]' <<<"$r")" "argv_head[0]"
 }
+
+# The exits delete what argguard's own denials put in denied_execs, native
+# and 32-bit, so that none is left to hide a later kernel refusal.
+test_stock_denials_leave_nothing_in_denied_execs() {
+	local limit i x
+	limit=$(live_limit)
+	for x in "$HELPERS/execsize" "$HELPERS/execsize32"; do
+		for ((i = 0; i < 10; i++)); do
+			expect E2BIG "${x##*/}: exec $i over the limit" "$x" $((limit + 100)) 0 /bin/true
+		done
+	done
+	assert_eq 0 "$(denied_execs_entries)" "entries left in denied_execs"
+}
