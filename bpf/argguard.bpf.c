@@ -514,6 +514,18 @@ static __u64 caller_argv(__u32 *ptr_size)
 	return 0; /* kernel_execve(): nothing of the caller's to read */
 }
 
+/* The head of the argv the caller passed, or the flag that it has none to read. */
+static void read_caller_head(struct argguard_event *e, __u32 want)
+{
+	__u32 ptr_size;
+	__u64 argv = caller_argv(&ptr_size);
+
+	if (argv)
+		read_head(e, argv, want, ptr_size);
+	else
+		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+}
+
 /* Who is exec'ing: the fields every record carries about the caller. */
 static void fill_caller(struct argguard_event *e)
 {
@@ -686,8 +698,6 @@ static __always_inline void report(struct linux_binprm *bprm, const struct exec_
 				   const struct decision *d, __u32 flags,
 				   const struct argguard_settings *settings, enum head_source head)
 {
-	__u32 ptr_size;
-	__u64 argv;
 	struct argguard_event *e;
 
 	if (!rate_allows(settings))
@@ -701,15 +711,10 @@ static __always_inline void report(struct linux_binprm *bprm, const struct exec_
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
 	read_shebang(e, bprm);
 	e->head_len = 0;
-	if (head == KERNEL_HEAD) {
+	if (head == KERNEL_HEAD)
 		read_kernel_head(e, bprm, settings->head_bytes);
-	} else {
-		argv = caller_argv(&ptr_size);
-		if (argv)
-			read_head(e, argv, settings->head_bytes, ptr_size);
-		else
-			e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
-	}
+	else
+		read_caller_head(e, settings->head_bytes);
 	bpf_ringbuf_submit(e, 0);
 }
 
@@ -980,8 +985,7 @@ SEC("tp_btf/sched_process_exec_args_failed")
 int BPF_PROG(argguard_exec_args_failed, struct linux_binprm *bprm, int err)
 {
 	struct argguard_event *e;
-	__u32 head_bytes, ptr_size;
-	__u64 argv;
+	__u32 head_bytes;
 
 	if (err != -E2BIG)
 		return 0;
@@ -989,11 +993,7 @@ int BPF_PROG(argguard_exec_args_failed, struct linux_binprm *bprm, int err)
 	if (!e)
 		return 0;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
-	argv = caller_argv(&ptr_size);
-	if (argv)
-		read_head(e, argv, head_bytes, ptr_size);
-	else
-		e->flags |= ARGGUARD_EV_HEAD_UNREADABLE;
+	read_caller_head(e, head_bytes);
 	bpf_ringbuf_submit(e, 0);
 	return 0;
 }
