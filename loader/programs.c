@@ -162,29 +162,47 @@ struct kernel_features {
 	bool exec_args_failed; /* tracepoint sched_process_exec_args_failed (patch 5) */
 };
 
-static struct kernel_features kernel_features(void)
+static const char *yes_no(bool b)
 {
-	struct kernel_features f = { 0 };
+	return b ? "yes" : "no";
+}
+
+/*
+ * Fills *f from the kernel's BTF. Without it, say so and fail: a guess
+ * would load the programs for a kernel without the series, and report no
+ * refusal the tracepoint catches.
+ */
+static int kernel_features(struct kernel_features *f)
+{
 	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_member *m;
 	const struct btf_type *t;
 	int id;
 
-	if (!btf)
-		return f;
+	*f = (struct kernel_features){ 0 };
+	if (!btf) {
+		log_error("failed to read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+			  strerror(errno));
+		return -1;
+	}
 	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (int i = 0; t && i < btf_vlen(t); i++) {
 		m = btf_members(t) + i;
 		if (!strcmp(btf__name_by_offset(btf, m->name_off), "orig_argc"))
-			f.exact_sizes = true;
+			f->exact_sizes = true;
 	}
-	f.kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
-	f.compat = btf__find_by_name_kind(btf, "__ia32_compat_sys_execve", BTF_KIND_FUNC) > 0;
-	f.exec_args_failed = btf__find_by_name_kind(btf, "btf_trace_sched_process_exec_args_failed",
-						    BTF_KIND_TYPEDEF) > 0;
+	f->kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
+	f->compat = btf__find_by_name_kind(btf, "__ia32_compat_sys_execve", BTF_KIND_FUNC) > 0;
+	f->exec_args_failed =
+		btf__find_by_name_kind(btf, "btf_trace_sched_process_exec_args_failed",
+				       BTF_KIND_TYPEDEF) > 0;
 	btf__free(btf);
-	return f;
+	log_info("the kernel's BTF: exact sizes %s, kernel argv head %s, refusal tracepoint %s, "
+		 "32-bit execs %s",
+		 yes_no(f->exact_sizes), yes_no(f->kernel_head), yes_no(f->exec_args_failed),
+		 yes_no(f->compat));
+	return 0;
 }
 
 /* The kernel's features, as a load records them in its .rodata (bpf/argguard.h). */
@@ -703,7 +721,8 @@ static int load(bool *earlier_pins, struct kernel_features *kernel)
 	bool fresh_maps, may_adopt;
 	int err;
 
-	*kernel = kernel_features();
+	if (kernel_features(kernel))
+		return -1;
 	skel = argguard_bpf__open();
 	if (!skel) {
 		log_error("failed to open the BPF object: %s", strerror(errno));

@@ -78,10 +78,19 @@ run_test() {
 	"$ARGGUARD_TEST"
 }
 
-# report N NAME STATUS LOG MICROSECONDS: the TAP line for one test, then how
-# long it took and its output.
+# daemon_journal_since EPOCH_US: what argguard.service logged since then, for
+# a failed test's output: the cause of a failure is often the daemon's.
+daemon_journal_since() {
+	systemctl cat argguard.service >/dev/null 2>&1 || return 0
+	echo "argguard.service's journal during the test:"
+	journalctl -u argguard.service --no-pager -o short-monotonic \
+		--since "@$(($1 / 1000000))" 2>&1 | tail -n 40
+}
+
+# report N NAME STATUS LOG MICROSECONDS START: the TAP line for one test,
+# then how long it took (from START, in epoch microseconds) and its output.
 report() {
-	local n=$1 name=${2#test_} rc=$3 log=$4 us=$5
+	local n=$1 name=${2#test_} rc=$3 log=$4 us=$5 start_us=$6
 	if [[ -s $ARGGUARD_SKIP_FILE ]]; then
 		echo "ok $n - $name # SKIP $(head -n 1 "$ARGGUARD_SKIP_FILE")"
 		SKIPPED=$((SKIPPED + 1))
@@ -90,6 +99,7 @@ report() {
 	else
 		echo "not ok $n - $name"
 		echo "exit status $rc" >>"$log"
+		daemon_journal_since "$start_us" >>"$log"
 		FAILED=$((FAILED + 1))
 	fi
 	printf '# took %d.%03d s\n' $((us / 1000000)) $((us / 1000 % 1000))
@@ -118,7 +128,7 @@ main() {
 		# A job of its own, waited for: see run_test.
 		run_test "$t" >"$WORK/log" 2>&1 &
 		wait $! || rc=$?
-		report "$n" "$t" "$rc" "$WORK/log" $((${EPOCHREALTIME/./} - start))
+		report "$n" "$t" "$rc" "$WORK/log" $((${EPOCHREALTIME/./} - start)) "$start"
 	done
 	((FAILED == 0))
 }

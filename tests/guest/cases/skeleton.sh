@@ -36,6 +36,19 @@ test_argguard_service_is_active_and_pinned() {
 	link=$(bpftool -j link show pinned "$PIN_DIR/link")
 	echo "link: $link"
 	assert_eq lsm_mac "$(jq -r .attach_type <<<"$link")" "the pinned link's attach type"
+	loads_saw_the_series
+}
+
+# Every load this boot, the lifecycle tests' included, found the series in
+# the kernel's BTF: one that did not would run the programs for a stock kernel.
+loads_saw_the_series() {
+	local loads
+	loads=$(journalctl -b -u argguard.service --no-pager -o cat | grep "the kernel's BTF: ") ||
+		fail "expected the daemon to log what the kernel's BTF has at each load"
+	echo "loads: $(wc -l <<<"$loads")"
+	grep -v "exact sizes yes, kernel argv head yes, refusal tracepoint yes, 32-bit execs yes" \
+		<<<"$loads" && fail "expected every load to find the whole series and IA32_EMULATION"
+	return 0
 }
 
 test_2010_exploit_fails_with_e2big_and_guest_stays_up() {
