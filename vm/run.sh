@@ -141,6 +141,7 @@ install_argguard() {
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
 		export ARGGUARD_BENCH_SECTIONS='${ARGGUARD_BENCH_SECTIONS:-}'
 		export ARGGUARD_BENCH_STORM='${ARGGUARD_BENCH_STORM:-}'
+		export ARGGUARD_BENCH_OVERHEAD='${ARGGUARD_BENCH_OVERHEAD:-}'
 		/usr/lib/argguard/tests/$JOB_CMD
 		rc=\$?
 		echo "argguard-job-exit: \$rc"

@@ -32,6 +32,8 @@ GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint}
 # Which ways of logging the storm runs (see storm); all three by default.
 STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
+# Which configurations the overhead section compares; all five by default.
+OVERHEAD_CONFIGS=${ARGGUARD_BENCH_OVERHEAD:-none execsnoop auditd argguard_empty argguard_rules}
 
 emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
 note() { printf 'bench-note\t%s\n' "$*"; }
@@ -187,13 +189,18 @@ leave() {
 
 # 1. Exec overhead: no program, execsnoop, auditd with an execve rule,
 # argguard with an empty policy, argguard with 1,000 uid and 100 cgroup
-# rules. Odd rounds go through them in one order, even rounds in reverse.
+# rules (OVERHEAD_CONFIGS). Odd rounds go through them in one order, even
+# rounds in reverse.
 bench_overhead() {
-	local r c configs=(none execsnoop auditd argguard_empty argguard_rules) order
+	local r c i configs reversed=() order
+	read -r -a configs <<<"$OVERHEAD_CONFIGS"
+	for ((i = ${#configs[@]} - 1; i >= 0; i--)); do
+		reversed+=("${configs[i]}")
+	done
 	loop 200 0 >/dev/null # warm up
 	for ((r = 1; r <= ROUNDS; r++)); do
 		order=("${configs[@]}")
-		((r % 2)) || order=(argguard_rules argguard_empty auditd execsnoop none)
+		((r % 2)) || order=("${reversed[@]}")
 		for c in "${order[@]}"; do
 			enter "$c" || continue
 			measure "$c" "$r"
