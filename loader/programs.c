@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,6 +314,7 @@ static int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE])
 
 /* The program behind a pinned link: the BTF object of its load, and its maps. */
 struct pinned_prog {
+	__u32 prog_id;
 	__u32 btf_id;
 	__u32 nr_map_ids;
 	__u32 map_ids[MAX_PROG_MAPS];
@@ -341,6 +343,7 @@ static int read_pinned_prog(enum pin pin, struct pinned_prog *pp)
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) || !info.btf_id ||
 	    info.nr_map_ids > MAX_PROG_MAPS)
 		goto out;
+	pp->prog_id = link.prog_id;
 	pp->btf_id = info.btf_id;
 	pp->nr_map_ids = info.nr_map_ids;
 	err = 0;
@@ -413,36 +416,46 @@ static bool pinned_by_this_build(struct pinned_prog *pp, __u32 *features)
 }
 
 /*
- * The link pinned at pin, if it runs the very program prog (same tag):
- * a restart after a crash or a stop keeps enforcing through it. NULL if
- * there is none, or it runs another build.
+ * The link pinned at pin, if it runs the very program prog (same tag) of
+ * the load whose BTF object is btf_id: a restart after a crash or a stop
+ * keeps enforcing through it. NULL if there is none, or it runs another
+ * program or another load's, which the journal then names.
  */
-static struct bpf_link *adopt_pinned(struct bpf_program *prog, const char *pin)
+static struct bpf_link *adopt_pinned(struct bpf_program *prog, enum pin pin, __u32 btf_id)
 {
-	struct bpf_link_info info = {};
-	__u32 len = sizeof(info);
 	__u8 ours[BPF_TAG_SIZE], theirs[BPF_TAG_SIZE];
+	struct pinned_prog pinned;
 	struct bpf_link *link;
+	const char *why;
+	char path[128];
 	int prog_fd;
-	bool same;
 
-	if (access(pin, F_OK))
-		return NULL; /* a fresh start */
-	link = bpf_link__open(pin);
-	if (!link)
-		return NULL;
-	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &len))
-		goto mismatch;
-	prog_fd = bpf_prog_get_fd_by_id(info.prog_id);
-	if (prog_fd < 0)
-		goto mismatch;
-	same = !prog_tag(prog_fd, theirs) && !prog_tag(bpf_program__fd(prog), ours) &&
-	       !memcmp(ours, theirs, BPF_TAG_SIZE);
-	close(prog_fd);
-	if (same)
+	pin_path(pin, path, sizeof(path));
+	if (read_pinned_prog(pin, &pinned)) {
+		why = "no link pinned there, or none that runs a program";
+		goto no;
+	}
+	if (pinned.btf_id != btf_id) {
+		why = "its program is of another load than the bprm_check link's";
+		goto no;
+	}
+	link = bpf_link__open(path);
+	if (!link) {
+		why = strerror(errno);
+		goto no;
+	}
+	prog_fd = bpf_link__fd(link) < 0 ? -1 : bpf_prog_get_fd_by_id(pinned.prog_id);
+	if (prog_fd >= 0 && !prog_tag(prog_fd, theirs) && !prog_tag(bpf_program__fd(prog), ours) &&
+	    !memcmp(ours, theirs, BPF_TAG_SIZE)) {
+		close(prog_fd);
 		return link;
-mismatch:
+	}
+	if (prog_fd >= 0)
+		close(prog_fd);
 	bpf_link__destroy(link);
+	why = "it runs another program than this load's";
+no:
+	log_info("not adopting %s (%s): attaching every link anew", path, why);
 	return NULL;
 }
 
@@ -488,18 +501,16 @@ static bool adopt_all(struct argguard_bpf *skel, bool kernel_head)
 	struct pinned_prog pinned;
 	struct bpf_link **link;
 	__u32 features;
-	char path[128];
 	int pin;
 
 	if (!pinned_by_this_build(&pinned, &features))
-		return false;
+		return false; /* none pinned, or another build's */
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
 		struct bpf_program *prog = program_of(skel, pin, kernel_head);
 
 		if (!bpf_program__autoload(prog))
 			continue; /* not for this kernel */
-		pin_path(pin, path, sizeof(path));
-		*link_of(skel, pin, kernel_head) = adopt_pinned(prog, path);
+		*link_of(skel, pin, kernel_head) = adopt_pinned(prog, pin, pinned.btf_id);
 		if (!*link_of(skel, pin, kernel_head))
 			goto undo;
 	}
@@ -778,6 +789,17 @@ static int load_in_child(bool *earlier_pins)
 		return -1;
 	}
 	if (!pid) {
+		/*
+		 * A stop now would leave some pins replaced and some not: finish
+		 * first. systemd's SIGKILL, after TimeoutStopSec, still ends it.
+		 */
+		sigset_t stop;
+
+		sigemptyset(&stop);
+		sigaddset(&stop, SIGTERM);
+		sigaddset(&stop, SIGINT);
+		sigaddset(&stop, SIGHUP);
+		sigprocmask(SIG_BLOCK, &stop, NULL);
 		if (load(earlier_pins, &kernel))
 			_exit(LOAD_FAILED);
 		_exit(*earlier_pins ? LOADED_OVER_PINS : LOADED_AFRESH);

@@ -146,8 +146,8 @@ test_pins_of_a_build_with_other_maps_are_replaced() {
 }
 
 # A link pin someone removed (the link, and its program, are gone with it):
-# the next start cannot take the pins as they are. It loads, attaches what
-# is missing and adopts the rest, and enforces all of it again.
+# the next start cannot take the pins as they are. It loads and attaches
+# every link anew (adopting is all or nothing), and enforces all of it again.
 test_a_start_puts_back_a_removed_link_pin() {
 	local ids
 	trap 'cleanup; systemctl start argguard.service' EXIT
@@ -156,6 +156,8 @@ test_a_start_puts_back_a_removed_link_pin() {
 	systemctl start argguard.service
 	daemon_said "adopted the pinned links and maps as they are" &&
 		fail "the daemon took the pins as they are with link_creds missing"
+	daemon_says "not adopting $PIN_DIR/link_creds (no link pinned there" ||
+		fail "expected the journal to say why the start adopted no link"
 	ids=$(pinned_link_ids)
 	[[ $ids =~ ^[0-9]+\ [0-9]+\ [0-9]+\ $ ]] ||
 		fail "expected link, link_creds and link_exec_args_failed pinned, got: $ids"
