@@ -112,12 +112,13 @@ static const char status_options[] =
 	"                        With status: the output format (default text).\n";
 
 static const char status_description[] =
-	"    status        Print the mode, the last apply's outcome, the decision\n"
+	"    status        Print the mode, the LSM hooks argguard's programs are\n"
+	"                  attached to, the last apply's outcome, the decision\n"
 	"                  counters by scope and verdict, and the records dropped\n"
 	"                  by reason: rate_limited (summed up in the log) and\n"
 	"                  ring_full (lost). --format json prints one JSON object;\n"
 	"                  --format prometheus, the metrics that --metrics-dir\n"
-	"                  writes.\n";
+	"                  writes. Exits 1 if a hook has no program attached.\n";
 
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
@@ -394,7 +395,14 @@ static int status(int argc, char **argv)
 		log_error("failed to format the status: %s", strerror(-ret));
 		return 1;
 	}
-	return 0;
+	for (int h = 0; h < METRICS_NR_HOOKS; h++)
+		if (!m.attached[h]) {
+			log_error("no argguard program is attached to %s: the policy's mode is "
+				  "not what is enforced; systemctl restart argguard",
+				  metrics_hook_name(h));
+			ret = 1;
+		}
+	return ret;
 usage:
 	log_error("usage: argguard status [--format text|json|prometheus]");
 	return 2;

@@ -35,17 +35,45 @@ static __u32 live_mode(const struct argguard_metrics *m)
 	return m->mode <= ARGGUARD_MODE_ENFORCE ? m->mode : ARGGUARD_MODE_ENFORCE;
 }
 
+const char *metrics_hook_name(enum metrics_hook hook)
+{
+	return hook == METRICS_HOOK_BPRM_CHECK ? "bprm_check_security" : "bprm_creds_from_file";
+}
+
+/*
+ * The hooks line: which hooks argguard's programs are attached to, and
+ * what a missing one leaves unjudged. The mode alone says nothing of that.
+ */
+static void print_attached(FILE *out, const struct argguard_metrics *m)
+{
+	bool check = m->attached[METRICS_HOOK_BPRM_CHECK],
+	     creds = m->attached[METRICS_HOOK_BPRM_CREDS];
+
+	if (check && creds) {
+		fprintf(out, "attached: %s %s\n", metrics_hook_name(METRICS_HOOK_BPRM_CHECK),
+			metrics_hook_name(METRICS_HOOK_BPRM_CREDS));
+		return;
+	}
+	fprintf(out,
+		"attached: %s: %s (its link pin is gone: argguard unload, or removed by hand); "
+		"systemctl restart argguard attaches it again\n",
+		check ? metrics_hook_name(METRICS_HOOK_BPRM_CHECK) : "NONE",
+		check ? "NOT bprm_creds_from_file, so the [setuid] rule is not enforced"
+		      : "NO exec is judged, whatever the mode");
+}
+
 static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 verdict)
 {
 	return m->decisions[ARGGUARD_COUNTER(scope, verdict)];
 }
 
-/* argguard status as it always was: mode, the last apply, counters, drops. */
+/* argguard status: mode, the last apply (the lines they always were), hooks, counters, drops. */
 static void print_text(FILE *out, const struct argguard_metrics *m)
 {
 	fprintf(out, "mode: %s\n", mode_name(live_mode(m)));
 	if (m->last_apply.known)
 		fprintf(out, "%s\n", m->last_apply.line);
+	print_attached(out, m);
 	for (__u32 s = 0; s < ARGGUARD_NR_SCOPES; s++)
 		for (__u32 v = 0; v < ARGGUARD_NR_VERDICTS; v++)
 			fprintf(out, "%s.%s: %" PRIu64 "\n", scope_name(s), verdict_name(v),
@@ -72,16 +100,22 @@ static json_object *last_apply_object(const struct apply_status *st)
 }
 
 /*
- * One object: {"mode", "last_apply" (null before any apply this boot),
- * "decisions": {scope: {verdict: n}}, "records_dropped": {reason: n}}.
+ * One object: {"mode", "attached": {hook: bool}, "last_apply" (null before
+ * any apply this boot), "decisions": {scope: {verdict: n}},
+ * "records_dropped": {reason: n}}.
  */
 static json_object *metrics_object(const struct argguard_metrics *m)
 {
-	json_object *obj = json_object_new_object(), *by_scope, *by_verdict, *drops;
+	json_object *obj = json_object_new_object(), *by_scope, *by_verdict, *drops, *hooks;
 
 	if (!obj)
 		return NULL;
 	json_object_object_add(obj, "mode", json_object_new_string(mode_name(live_mode(m))));
+	hooks = json_object_new_object();
+	json_object_object_add(obj, "attached", hooks);
+	for (int h = 0; hooks && h < METRICS_NR_HOOKS; h++)
+		json_object_object_add(hooks, metrics_hook_name(h),
+				       json_object_new_boolean(m->attached[h]));
 	json_object_object_add(obj, "last_apply", last_apply_object(&m->last_apply));
 	by_scope = json_object_new_object();
 	json_object_object_add(obj, "decisions", by_scope);
@@ -147,6 +181,12 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 	for (__u32 mode = 0; mode < ARGGUARD_NR_MODES; mode++)
 		fprintf(out, "argguard_policy_mode{mode=\"%s\"} %d\n", mode_name(mode),
 			mode == live_mode(m));
+	family(out, "argguard_hook_attached", "gauge",
+	       "1 if a pinned link runs argguard's program on the LSM hook; 0 if none does, and "
+	       "what that hook judges goes unjudged whatever the mode.");
+	for (int h = 0; h < METRICS_NR_HOOKS; h++)
+		fprintf(out, "argguard_hook_attached{hook=\"%s\"} %d\n", metrics_hook_name(h),
+			m->attached[h]);
 	if (!st->known || !st->has_result)
 		return;
 	family(out, "argguard_last_apply_success", "gauge",

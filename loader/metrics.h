@@ -35,8 +35,19 @@ struct apply_status {
 	const char *message; /* points into line: MESSAGE, or the whole line */
 };
 
+/* The LSM hooks whose pinned links enforce the policy. */
+enum metrics_hook {
+	METRICS_HOOK_BPRM_CHECK, /* every rule but [setuid] */
+	METRICS_HOOK_BPRM_CREDS, /* the [setuid] rule */
+	METRICS_NR_HOOKS,
+};
+
+/* The hook's LSM name: "bprm_check_security" or "bprm_creds_from_file". */
+const char *metrics_hook_name(enum metrics_hook hook);
+
 struct argguard_metrics {
 	__u32 mode; /* config.mode as read from the map: above enforce reads as enforce */
+	bool attached[METRICS_NR_HOOKS]; /* a pinned link runs argguard's program there */
 	uint64_t decisions[ARGGUARD_NR_COUNTERS]; /* by ARGGUARD_COUNTER(scope, verdict) */
 	uint64_t dropped[ARGGUARD_NR_DROPS]; /* by enum argguard_drop */
 	struct apply_status last_apply;

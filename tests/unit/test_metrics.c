@@ -36,7 +36,7 @@ static bool has_line(const char *text, const char *line)
 /* A machine seen by status: mode enforce, some decisions and drops, an apply. */
 static void example(struct argguard_metrics *m)
 {
-	*m = (struct argguard_metrics){ .mode = ARGGUARD_MODE_ENFORCE };
+	*m = (struct argguard_metrics){ .mode = ARGGUARD_MODE_ENFORCE, .attached = { true, true } };
 	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_ALLOW)] = 1234;
 	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_DENY)] = 7;
 	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_KERNEL, ARGGUARD_VERDICT_KERNEL_REFUSED)] =
@@ -62,6 +62,7 @@ static void text_is_the_status_of_old(void)
 	static const char head[] =
 		"mode: enforce\n"
 		"last apply: 2026-12-03T10:00:00Z: applied /etc/argguard/argguard.conf\n"
+		"attached: bprm_check_security bprm_creds_from_file\n"
 		"global.allow: 1234\n"
 		"global.audit: 0\n"
 		"global.would-deny: 0\n"
@@ -74,7 +75,7 @@ static void text_is_the_status_of_old(void)
 	example(&m);
 	text = print(METRICS_TEXT, &m);
 	CHECK(!strncmp(text, head, strlen(head)),
-	      "text starts with the mode, the human apply line and the counters");
+	      "text starts with the mode, the human apply line, the hooks and the counters");
 	CHECK(has_line(text, "kernel.kernel-refused: 18446744073709551615"),
 	      "a counter prints whole, up to 2^64 - 1");
 	CHECK(has_line(text, "records_dropped.rate_limited: 0") &&
@@ -87,13 +88,52 @@ static void text_is_the_status_of_old(void)
 
 static void text_without_an_apply_has_no_apply_line(void)
 {
-	struct argguard_metrics m = { .mode = 7 };
+	static const char head[] = "mode: enforce\n"
+				   "attached: bprm_check_security bprm_creds_from_file\n"
+				   "global.allow: 0\n";
+	struct argguard_metrics m = { .mode = 7, .attached = { true, true } };
 	char *text;
 
 	apply_status_parse("", &m.last_apply);
 	text = print(METRICS_TEXT, &m);
-	CHECK(!strncmp(text, "mode: enforce\nglobal.allow: 0\n", 30),
+	CHECK(!strncmp(text, head, strlen(head)),
 	      "a mode above enforce reads as enforce, and no apply line");
+	free(text);
+}
+
+/* A hook's link pin removed: the mode still reads enforce, so the hooks say what is not. */
+static void unattached_hooks_are_named(void)
+{
+	struct argguard_metrics m;
+	json_object *obj, *v;
+	char *text;
+
+	example(&m);
+	m.attached[METRICS_HOOK_BPRM_CREDS] = false;
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\nattached: bprm_check_security: NOT bprm_creds_from_file, so the "
+			   "[setuid] rule is not enforced"),
+	      "the missing hook, and what it leaves unjudged: %s", text);
+	free(text);
+	m.attached[METRICS_HOOK_BPRM_CHECK] = false;
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\nattached: NONE: NO exec is judged, whatever the mode"),
+	      "no hook at all: %s", text);
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	CHECK(obj && json_object_object_get_ex(obj, "attached", &v) &&
+		      json_object_object_get_ex(v, "bprm_check_security", &v) &&
+		      json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v),
+	      "JSON: attached.bprm_check_security is false: %s", text);
+	json_object_put(obj);
+	free(text);
+	m.attached[METRICS_HOOK_BPRM_CREDS] = true;
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "# TYPE argguard_hook_attached gauge") &&
+		      has_line(text, "argguard_hook_attached{hook=\"bprm_check_security\"} 0") &&
+		      has_line(text, "argguard_hook_attached{hook=\"bprm_creds_from_file\"} 1"),
+	      "Prometheus: a gauge for each hook: %s", text);
 	free(text);
 }
 
@@ -344,6 +384,7 @@ int main(void)
 	format_names_parse();
 	text_is_the_status_of_old();
 	text_without_an_apply_has_no_apply_line();
+	unattached_hooks_are_named();
 	json_is_one_object_with_everything();
 	prometheus_exposition();
 	apply_status_round_trips();

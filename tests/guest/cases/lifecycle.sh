@@ -236,3 +236,26 @@ test_stop_unloads_when_the_unit_option_says_so() {
 		fail "expected no LSM link left"
 	expect allowed "an exec over the limit once stopped" "$HELPERS/execsize" $((limit + 1)) 0 /bin/true
 }
+
+# A link pin removed by hand detaches that hook's program while the maps,
+# and the mode in them, stay: status must say what is not judged, and fail.
+test_status_names_a_hook_whose_link_pin_is_gone() {
+	local out rc=0
+	trap 'systemctl restart argguard.service' EXIT
+	out=$(argguard status) || fail "expected argguard status to pass with both hooks attached"
+	[[ $out == *$'\nattached: bprm_check_security bprm_creds_from_file\n'* ]] ||
+		fail "expected both hooks on the attached line: $out"
+	rm "$PIN_DIR/link_creds"
+	out=$(argguard status 2>&1) || rc=$?
+	echo "$out" | grep -v '^[a-z_.-]*: [0-9]*$'
+	assert_eq 1 "$rc" "argguard status's exit status with link_creds gone"
+	[[ $out == *"attached: bprm_check_security: NOT bprm_creds_from_file"* ]] ||
+		fail "expected the attached line to name the missing hook"
+	[[ $out == *"mode: enforce"* ]] || fail "expected the mode to read enforce still"
+	# Each format prints before status exits 1.
+	assert_eq false "$({ argguard status --format=json || true; } | jq .attached.bprm_creds_from_file)" \
+		"JSON attached.bprm_creds_from_file"
+	assert_eq 0 "$({ argguard status --format=prometheus || true; } |
+		awk '$1 == "argguard_hook_attached{hook=\"bprm_creds_from_file\"}" { print $2 }')" \
+		"argguard_hook_attached for bprm_creds_from_file"
+}
