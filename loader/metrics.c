@@ -48,18 +48,24 @@ static void print_attached(FILE *out, const struct argguard_metrics *m)
 {
 	bool check = m->attached[METRICS_HOOK_BPRM_CHECK],
 	     creds = m->attached[METRICS_HOOK_BPRM_CREDS];
+	const char *only = "NONE", *unjudged = "NO exec is judged, whatever the mode";
 
 	if (check && creds) {
 		fprintf(out, "attached: %s %s\n", metrics_hook_name(METRICS_HOOK_BPRM_CHECK),
 			metrics_hook_name(METRICS_HOOK_BPRM_CREDS));
 		return;
 	}
+	if (check) {
+		only = metrics_hook_name(METRICS_HOOK_BPRM_CHECK);
+		unjudged = "NOT bprm_creds_from_file, so the [setuid] rule is not enforced";
+	} else if (creds) {
+		only = metrics_hook_name(METRICS_HOOK_BPRM_CREDS);
+		unjudged = "NOT bprm_check_security, so no rule but [setuid] is enforced";
+	}
 	fprintf(out,
 		"attached: %s: %s (its link pin is gone: argguard unload, or removed by hand); "
 		"systemctl restart argguard attaches it again\n",
-		check ? metrics_hook_name(METRICS_HOOK_BPRM_CHECK) : "NONE",
-		check ? "NOT bprm_creds_from_file, so the [setuid] rule is not enforced"
-		      : "NO exec is judged, whatever the mode");
+		only, unjudged);
 }
 
 static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 verdict)

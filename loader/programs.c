@@ -444,7 +444,7 @@ static struct bpf_link *adopt_pinned(struct bpf_program *prog, enum pin pin, __u
 		why = strerror(errno);
 		goto no;
 	}
-	prog_fd = bpf_link__fd(link) < 0 ? -1 : bpf_prog_get_fd_by_id(pinned.prog_id);
+	prog_fd = bpf_prog_get_fd_by_id(pinned.prog_id);
 	if (prog_fd >= 0 && !prog_tag(prog_fd, theirs) && !prog_tag(bpf_program__fd(prog), ours) &&
 	    !memcmp(ours, theirs, BPF_TAG_SIZE)) {
 		close(prog_fd);
