@@ -67,6 +67,18 @@
 	X(ARGGUARD_LIMIT_KERNEL, "kernel") /* the kernel's own: RLIMIT_STACK / 4, at most 6 MiB */ \
 	X(ARGGUARD_LIMIT_EXEC_ARG_MAX, "exec_arg_max") /* the kernel's, capped by fs.exec_arg_max */
 
+/*
+ * config.policy_state: how the live set came to hold what it holds. The
+ * programs never read it; a start does, to know whether the start that
+ * made the maps finished.
+ */
+#define ARGGUARD_POLICY_STATES(X)                                            \
+	X(ARGGUARD_POLICY_UNSET,                                             \
+	  "unset") /* maps made afresh: all zero, which reads as mode off */ \
+	X(ARGGUARD_POLICY_INTERIM,                                           \
+	  "interim") /* the loader's stand-in: the start's apply is due */   \
+	X(ARGGUARD_POLICY_APPLIED, "applied") /* a start's apply, or a later one, finished */
+
 /* Why a record never reached the ring buffer: the index of the "drops" map. */
 #define ARGGUARD_DROPS(X)                                                                  \
 	X(ARGGUARD_DROP_RATE_LIMITED, "rate_limited") /* held back by config.event_rate */ \
@@ -91,6 +103,9 @@ enum argguard_scope { ARGGUARD_SCOPES(ARGGUARD_ENUMERATOR) ARGGUARD_NR_SCOPES };
 enum argguard_verdict { ARGGUARD_VERDICTS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_VERDICTS };
 enum argguard_limit { ARGGUARD_LIMITS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_LIMITS };
 enum argguard_drop { ARGGUARD_DROPS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_DROPS };
+enum argguard_policy_state {
+	ARGGUARD_POLICY_STATES(ARGGUARD_ENUMERATOR) ARGGUARD_NR_POLICY_STATES
+};
 enum argguard_deny_errno_index {
 	ARGGUARD_DENY_ERRNOS(ARGGUARD_DENY_ERRNO_INDEX) ARGGUARD_NR_DENY_ERRNOS
 };
@@ -140,11 +155,15 @@ struct argguard_rule {
  * set active_set (0 or 1; other values read as active_set & 1), and a policy
  * apply writes the other set, then flips active_set with this one update.
  * The same update counts cgroup_generation up: what the programs remember
- * of earlier walks up a cgroup's ancestors holds for one generation.
+ * of earlier walks up a cgroup's ancestors holds for one generation, and
+ * sets policy_state (enum argguard_policy_state; a value past the table
+ * reads as unset). No program is attached over maps whose policy_state is
+ * unset: the loader writes the interim policy first.
  */
 struct argguard_config {
 	__u32 active_set;
 	__u32 cgroup_generation;
+	__u32 policy_state;
 };
 
 /* The "settings" map, one entry per set: what a policy says besides its rules. */

@@ -140,8 +140,12 @@ fail:
 	free(text);
 }
 
-/* Write p to the maps, the recovery switch obeyed. Returns 0 or a negative errno. */
-static int apply_policy(const struct policy *p, char *err, size_t err_len)
+/*
+ * Write p to the maps, the recovery switch obeyed, marking the live set
+ * with state. Returns 0 or a negative errno.
+ */
+static int apply_policy(const struct policy *p, enum argguard_policy_state state, char *err,
+			size_t err_len)
 {
 	struct policy_maps maps;
 	struct policy forced = *p;
@@ -155,7 +159,7 @@ static int apply_policy(const struct policy *p, char *err, size_t err_len)
 	}
 	if (policy_maps_open(&maps, err, err_len))
 		return -ENOENT;
-	ret = policy_maps_apply(&maps, &forced, DEFAULT_CGROUP_ROOT);
+	ret = policy_maps_apply(&maps, &forced, DEFAULT_CGROUP_ROOT, state);
 	if (ret)
 		snprintf(err, err_len, "failed to write the maps: %s", strerror(-ret));
 	policy_maps_close(&maps);
@@ -180,7 +184,8 @@ static void warn_missing_cgroups(const char *file, const struct policy *p)
  * out, unless force or the file's own allow_lockout = yes. On failure, err
  * says why.
  */
-static int apply_file_locked(const char *path, bool force, char *err, size_t err_len)
+static int apply_file_locked(const char *path, bool force, enum argguard_policy_state state,
+			     char *err, size_t err_len)
 {
 	char why[POLICY_LOCKOUT_MSG];
 	struct policy p;
@@ -196,8 +201,8 @@ static int apply_file_locked(const char *path, bool force, char *err, size_t err
 	}
 	if (ret > 0)
 		log_warning("%s", why);
-	ret = apply_policy(&p, err, err_len);
-	if (!ret) {
+	ret = apply_policy(&p, state, err, err_len);
+	if (!ret && state == ARGGUARD_POLICY_APPLIED) {
 		save_last_good(&p);
 		warn_missing_cgroups(path, &p);
 	}
@@ -212,7 +217,7 @@ int policy_apply_file(const char *path, bool force)
 
 	if (lock < 0)
 		return -1;
-	ret = apply_file_locked(path, force, err, sizeof(err));
+	ret = apply_file_locked(path, force, ARGGUARD_POLICY_APPLIED, err, sizeof(err));
 	if (ret) {
 		log_error("policy not applied, the live policy is unchanged: %s", err);
 		set_status(false, "%s not applied: %s; the policy in force is unchanged", path,
@@ -225,15 +230,38 @@ int policy_apply_file(const char *path, bool force)
 	return ret;
 }
 
+/*
+ * What a fresh start falls back on, under the lock: the last policy that
+ * applied, else the built-in default. Says which in what. 0 or -1, with
+ * the reason in err.
+ */
+static int apply_fallback_locked(enum argguard_policy_state state, char *what, size_t what_len,
+				 char *err, size_t err_len)
+{
+	struct policy safe;
+
+	if (!access(ARGGUARD_LAST_GOOD, F_OK) &&
+	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, state, err, err_len)) {
+		snprintf(what, what_len, "the last policy that applied (%s)", ARGGUARD_LAST_GOOD);
+		return 0;
+	}
+	policy_init(&safe);
+	safe.mode = ARGGUARD_MODE_ENFORCE;
+	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
+	if (apply_policy(&safe, state, err, err_len))
+		return -1;
+	snprintf(what, what_len, "the built-in default (mode enforce, max_total_bytes 1M)");
+	return 0;
+}
+
 int policy_apply_at_start(const char *path)
 {
-	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG];
-	struct policy safe;
+	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG], what[128];
 	int lock = apply_lock(), ret = 0;
 
 	if (lock < 0)
 		return -1;
-	if (!apply_file_locked(path, false, err, sizeof(err))) {
+	if (!apply_file_locked(path, false, ARGGUARD_POLICY_APPLIED, err, sizeof(err))) {
 		log_info("applied %s", path);
 		set_status(true, "applied %s", path);
 		goto out;
@@ -241,29 +269,47 @@ int policy_apply_at_start(const char *path)
 	log_error("policy not applied: %s", err);
 	snprintf(why, sizeof(why), "%s", err);
 	ret = 1;
-	if (!access(ARGGUARD_LAST_GOOD, F_OK) &&
-	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, err, sizeof(err))) {
-		log_notice("in force instead: the last policy that applied, %s",
-			   ARGGUARD_LAST_GOOD);
-		set_status(false, "%s not applied: %s; in force: the last policy that applied (%s)",
-			   path, why, ARGGUARD_LAST_GOOD);
-		goto out;
-	}
-	policy_init(&safe);
-	safe.mode = ARGGUARD_MODE_ENFORCE;
-	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
-	if (apply_policy(&safe, err, sizeof(err))) {
+	if (apply_fallback_locked(ARGGUARD_POLICY_APPLIED, what, sizeof(what), err, sizeof(err))) {
 		log_error("failed to apply even the built-in default policy: %s", err);
 		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
 			   err);
 		ret = -1;
 		goto out;
 	}
-	log_notice("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
-	set_status(false,
-		   "%s not applied: %s; in force: the built-in default (mode enforce, "
-		   "max_total_bytes 1M)",
-		   path, why);
+	log_notice("in force instead: %s", what);
+	set_status(false, "%s not applied: %s; in force: %s", path, why, what);
+out:
+	apply_unlock(lock);
+	return ret;
+}
+
+int policy_hold_interim(void)
+{
+	enum argguard_policy_state state;
+	struct policy_maps maps;
+	char err[POLICY_LOCKOUT_MSG], what[128];
+	int lock = apply_lock(), ret = -1;
+
+	if (lock < 0)
+		return -1;
+	if (policy_maps_open(&maps, err, sizeof(err))) {
+		log_error("%s", err);
+		goto out;
+	}
+	ret = policy_state(maps.fd[PIN_CONFIG], &state);
+	policy_maps_close(&maps);
+	if (ret) {
+		log_error("failed to read the policy state: %s", strerror(-ret));
+		ret = -1;
+		goto out;
+	}
+	if (state != ARGGUARD_POLICY_UNSET)
+		goto out; /* a policy is in force already: the start applies the file over it */
+	ret = apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), err, sizeof(err));
+	if (ret)
+		log_error("failed to write the interim policy, so nothing is attached: %s", err);
+	else
+		log_info("interim policy, until this start applies the policy file: %s", what);
 out:
 	apply_unlock(lock);
 	return ret;

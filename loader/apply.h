@@ -34,12 +34,23 @@ void apply_unlock(int fd);
 int policy_apply_file(const char *path, bool force);
 
 /*
- * At a fresh start, with nothing in force yet: apply path, else the last
- * policy that applied, else the built-in safe default (enforce, 1M global).
- * Never leaves the maps at mode off unless a policy that applied says so.
- * Returns 0 when path itself applied, 1 when a fallback is in force, -1
- * when nothing could be applied.
+ * At a fresh start, or one whose predecessor died before it got here: apply
+ * path, else the last policy that applied, else the built-in safe default
+ * (enforce, 1M global), and mark the live set applied. Never leaves the
+ * maps at mode off unless a policy that applied says so. Returns 0 when
+ * path itself applied, 1 when a fallback is in force, -1 when nothing could
+ * be applied.
  */
 int policy_apply_at_start(const char *path);
+
+/*
+ * Before any program is attached over maps made afresh (policy_state
+ * unset, which reads as mode off): write the last policy that applied, else
+ * the built-in default, marked interim. Maps that hold a policy already are
+ * left alone. If the start dies before policy_apply_at_start(), the pins
+ * enforce this, and the next start applies the file. Returns 0, or -1 with
+ * the reason logged: then nothing may be attached.
+ */
+int policy_hold_interim(void);
 
 #endif /* ARGGUARD_APPLY_H */

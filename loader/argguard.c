@@ -21,6 +21,7 @@
 #include "metrics_file.h"
 #include "log.h"
 #include "metrics.h"
+#include "names.h"
 #include "policy_maps.h"
 #include "programs.h"
 
@@ -118,7 +119,9 @@ static const char status_description[] =
 	"                  by reason: rate_limited (summed up in the log) and\n"
 	"                  ring_full (lost). --format json prints one JSON object;\n"
 	"                  --format prometheus, the metrics that --metrics-dir\n"
-	"                  writes. Exits 1 if a hook has no program attached.\n";
+	"                  writes. Exits 1 if a hook has no program attached,\n"
+	"                  or if the policy_state is not applied (a start died\n"
+	"                  before it applied the policy file).\n";
 
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
@@ -402,6 +405,12 @@ static int status(int argc, char **argv)
 				  metrics_hook_name(h));
 			ret = 1;
 		}
+	if (m.policy_state != ARGGUARD_POLICY_APPLIED) {
+		log_error("the policy in force is %s, not the policy file's: the start that made "
+			  "the maps died before it applied the file; systemctl restart argguard",
+			  policy_state_name(m.policy_state));
+		ret = 1;
+	}
 	return ret;
 usage:
 	log_error("usage: argguard status [--format text|json|prometheus]");

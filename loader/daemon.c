@@ -24,6 +24,7 @@
 #include "linux_audit.h"
 #include "log.h"
 #include "metrics_file.h"
+#include "names.h"
 #include "notify.h"
 #include "programs.h"
 #include "record_pipeline.h"
@@ -88,6 +89,7 @@ int run_daemon(const struct run_opts *opts)
 	struct sink *sinks[3]; /* the JSON log, journald, the Linux audit log */
 	unsigned int n_sinks;
 	struct programs *progs;
+	enum argguard_policy_state state;
 	char why[512];
 	bool earlier_pins;
 	int err;
@@ -99,19 +101,33 @@ int run_daemon(const struct run_opts *opts)
 		return EXIT_NOT_ENFORCING;
 	}
 	/*
-	 * Attached before the first apply: the cgroup_mkdir program must be
-	 * watching before the apply looks for the cgroups its rules name.
-	 * Until the apply, a fresh config reads mode off.
+	 * The programs are attached before the file is applied: the
+	 * cgroup_mkdir program must be watching before the apply looks for
+	 * the cgroups its rules name. Maps made afresh hold the interim
+	 * policy by then, never mode off.
 	 */
-	progs = programs_start(&earlier_pins);
+	progs = programs_start(&earlier_pins, policy_hold_interim);
 	if (!progs)
 		return 1;
-	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
-	if (earlier_pins) {
-		log_info("keeping the pinned policy (reload to apply %s)", opts->policy_path);
-	} else if (policy_apply_at_start(opts->policy_path) < 0) {
+	err = policy_state(programs_map_fd(progs, PIN_CONFIG), &state);
+	if (err) {
+		log_error("failed to read the policy state: %s", strerror(-err));
 		err = -1;
 		goto out_destroy;
+	}
+	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
+	if (state == ARGGUARD_POLICY_APPLIED) {
+		log_info("keeping the pinned policy (reload to apply %s)", opts->policy_path);
+	} else {
+		if (earlier_pins)
+			log_notice(
+				"the pinned policy is %s: the start that made it did not finish, "
+				"so this one applies %s",
+				policy_state_name(state), opts->policy_path);
+		if (policy_apply_at_start(opts->policy_path) < 0) {
+			err = -1;
+			goto out_destroy;
+		}
 	}
 	err = probe_enforcement(programs_map_fd(progs, PIN_PROBE), why, sizeof(why));
 	if (err) {

@@ -68,6 +68,20 @@ static void print_attached(FILE *out, const struct argguard_metrics *m)
 		only, unjudged);
 }
 
+/* The policy state line: anything but applied means a start died before its apply. */
+static void print_policy_state(FILE *out, const struct argguard_metrics *m)
+{
+	fprintf(out, "policy_state: %s", policy_state_name(m->policy_state));
+	if (m->policy_state != ARGGUARD_POLICY_APPLIED)
+		fprintf(out,
+			" (the start that made the maps died before it applied the policy "
+			"file; in force is %s): systemctl restart argguard",
+			m->policy_state == ARGGUARD_POLICY_INTERIM
+				? "the last policy that applied, or the built-in default"
+				: "nothing: all zero, which reads as mode off");
+	fputc('\n', out);
+}
+
 static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 verdict)
 {
 	return m->decisions[ARGGUARD_COUNTER(scope, verdict)];
@@ -80,6 +94,7 @@ static void print_text(FILE *out, const struct argguard_metrics *m)
 	if (m->last_apply.known)
 		fprintf(out, "%s\n", m->last_apply.line);
 	print_attached(out, m);
+	print_policy_state(out, m);
 	for (__u32 s = 0; s < ARGGUARD_NR_SCOPES; s++)
 		for (__u32 v = 0; v < ARGGUARD_NR_VERDICTS; v++)
 			fprintf(out, "%s.%s: %" PRIu64 "\n", scope_name(s), verdict_name(v),
@@ -106,7 +121,7 @@ static json_object *last_apply_object(const struct apply_status *st)
 }
 
 /*
- * One object: {"mode", "attached": {hook: bool}, "last_apply" (null before
+ * One object: {"mode", "attached": {hook: bool}, "policy_state", "last_apply" (null before
  * any apply this boot), "decisions": {scope: {verdict: n}},
  * "records_dropped": {reason: n}}.
  */
@@ -122,6 +137,8 @@ static json_object *metrics_object(const struct argguard_metrics *m)
 	for (int h = 0; hooks && h < METRICS_NR_HOOKS; h++)
 		json_object_object_add(hooks, metrics_hook_name(h),
 				       json_object_new_boolean(m->attached[h]));
+	json_object_object_add(obj, "policy_state",
+			       json_object_new_string(policy_state_name(m->policy_state)));
 	json_object_object_add(obj, "last_apply", last_apply_object(&m->last_apply));
 	by_scope = json_object_new_object();
 	json_object_object_add(obj, "decisions", by_scope);
@@ -193,6 +210,12 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 	for (int h = 0; h < METRICS_NR_HOOKS; h++)
 		fprintf(out, "argguard_hook_attached{hook=\"%s\"} %d\n", metrics_hook_name(h),
 			m->attached[h]);
+	family(out, "argguard_policy_state", "gauge",
+	       "1 for how the live policy came to be: applied (a start, or a later apply, "
+	       "finished), or interim or unset (a start died before its apply).");
+	for (__u32 state = 0; state < ARGGUARD_NR_POLICY_STATES; state++)
+		fprintf(out, "argguard_policy_state{state=\"%s\"} %d\n", policy_state_name(state),
+			state == m->policy_state);
 	if (!st->known || !st->has_result)
 		return;
 	family(out, "argguard_last_apply_success", "gauge",

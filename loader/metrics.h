@@ -48,6 +48,7 @@ const char *metrics_hook_name(enum metrics_hook hook);
 struct argguard_metrics {
 	__u32 mode; /* config.mode as read from the map: above enforce reads as enforce */
 	bool attached[METRICS_NR_HOOKS]; /* a pinned link runs argguard's program there */
+	enum argguard_policy_state policy_state; /* applied once a start finished */
 	uint64_t decisions[ARGGUARD_NR_COUNTERS]; /* by ARGGUARD_COUNTER(scope, verdict) */
 	uint64_t dropped[ARGGUARD_NR_DROPS]; /* by enum argguard_drop */
 	struct apply_status last_apply;

@@ -13,6 +13,7 @@ static const char *const scope_names[] = { ARGGUARD_SCOPES(ARGGUARD_NAME) };
 static const char *const verdict_names[] = { ARGGUARD_VERDICTS(ARGGUARD_NAME) };
 static const char *const limit_names[] = { ARGGUARD_LIMITS(ARGGUARD_NAME) };
 static const char *const drop_names[] = { ARGGUARD_DROPS(ARGGUARD_NAME) };
+static const char *const policy_state_names[] = { ARGGUARD_POLICY_STATES(ARGGUARD_NAME) };
 
 /* The BPF side has no errno.h: the numbers it takes from the table must be these. */
 #define ARGGUARD_ERRNO_MATCHES(name, nr) \
@@ -57,6 +58,11 @@ const char *limit_name(uint32_t limit)
 const char *drop_name(uint32_t reason)
 {
 	return NAME_OF(drop_names, reason);
+}
+
+const char *policy_state_name(uint32_t state)
+{
+	return NAME_OF(policy_state_names, state);
 }
 
 static int lookup(const char *const *names, size_t n, const char *name)

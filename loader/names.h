@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How argguard spells the values that the BPF program and userspace share:
- * modes, actions, scopes, verdicts, limits, drop reasons and deny errnos, as
- * records, the policy file, argguard status and the metrics name them. The
- * names come from the tables in bpf/argguard.h.
+ * modes, actions, scopes, verdicts, limits, drop reasons, policy states and
+ * deny errnos, as records, the policy file, argguard status and the metrics
+ * name them. The names come from the tables in bpf/argguard.h.
  */
 #ifndef ARGGUARD_NAMES_H
 #define ARGGUARD_NAMES_H
@@ -20,6 +20,7 @@ const char *scope_name(uint32_t scope);
 const char *verdict_name(uint32_t verdict);
 const char *limit_name(uint32_t limit);
 const char *drop_name(uint32_t reason);
+const char *policy_state_name(uint32_t state);
 
 /* The value that name stands for, or -1. */
 int mode_parse(const char *name);

@@ -93,6 +93,9 @@ int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
 	if (err)
 		return err;
 	m->mode = settings.mode;
+	err = policy_state(fds->config, &m->policy_state);
+	if (err)
+		return err;
 	m->attached[METRICS_HOOK_BPRM_CHECK] = link_attached(PIN_LINK_BPRM_CHECK);
 	m->attached[METRICS_HOOK_BPRM_CREDS] = link_attached(PIN_LINK_BPRM_CREDS);
 	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++)
@@ -222,7 +225,20 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	return write_cgroup_rules(m, p, set, cgroup_root);
 }
 
-int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root)
+int policy_state(int config_fd, enum argguard_policy_state *state)
+{
+	struct argguard_config cfg;
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(config_fd, &zero, &cfg))
+		return -errno;
+	*state = cfg.policy_state < ARGGUARD_NR_POLICY_STATES ? cfg.policy_state
+							      : ARGGUARD_POLICY_UNSET;
+	return 0;
+}
+
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,
+		      enum argguard_policy_state state)
 {
 	struct argguard_config cfg;
 	__u32 zero = 0;
@@ -236,6 +252,7 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const
 		return err;
 	/* The one update that switches every exec to the new policy at once. */
 	cfg.cgroup_generation++;
+	cfg.policy_state = state;
 	return bpf_map_update_elem(m->fd[PIN_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
 }
 

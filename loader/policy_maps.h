@@ -40,13 +40,21 @@ uint64_t counter_sum(int fd, __u32 key);
 int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m);
 
 /*
+ * How the live set came to be (config.policy_state; a value past the table
+ * reads as unset). 0 or a negative errno.
+ */
+int policy_state(int config_fd, enum argguard_policy_state *state);
+
+/*
  * Write p into the rule set that execs are not reading, then switch them to
- * it with one update of the config map (its active_set). A cgroup rule is indexed by the id
- * of the cgroup at its path under cgroup_root, if there is one now; the
+ * it with one update of the config map (its active_set), which also sets
+ * config.policy_state to state. A cgroup rule is indexed by the id of the
+ * cgroup at its path under cgroup_root, if there is one now; the
  * cgroup_mkdir program indexes those made later. On failure the live policy
  * is unchanged. Returns 0 or a negative errno.
  */
-int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root);
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,
+		      enum argguard_policy_state state);
 
 /* Read the live policy, bpftool edits included, into p. */
 int policy_maps_read(const struct policy_maps *m, struct policy *p);

@@ -726,7 +726,7 @@ static bool all_maps_pinned(void)
  * or attach each link, and pin it. Fills *kernel. The skeleton stays open
  * until the process exits: load_in_child() runs this in a process of its own.
  */
-static int load(bool *earlier_pins, struct kernel_features *kernel)
+static int load(bool *earlier_pins, struct kernel_features *kernel, int (*before_attach)(void))
 {
 	struct argguard_bpf *skel;
 	bool fresh_maps, may_adopt;
@@ -756,6 +756,10 @@ static int load(bool *earlier_pins, struct kernel_features *kernel)
 		log_error("failed to load the BPF programs: %s", strerror(-err));
 		goto out_destroy;
 	}
+	/* The maps are pinned now; no program runs over them until they hold a policy. */
+	err = before_attach();
+	if (err)
+		goto out_destroy;
 	err = attach_all(skel, kernel->kernel_head, may_adopt);
 	if (err)
 		goto out_destroy;
@@ -776,7 +780,7 @@ enum { LOADED_OVER_PINS, LOADED_AFRESH, LOAD_FAILED };
  * takes the pins as a restart does. Its messages go to the same stderr.
  * 0, or -1 if the load failed (and the child said why).
  */
-static int load_in_child(bool *earlier_pins)
+static int load_in_child(bool *earlier_pins, int (*before_attach)(void))
 {
 	struct kernel_features kernel;
 	struct rusage usage;
@@ -800,7 +804,7 @@ static int load_in_child(bool *earlier_pins)
 		sigaddset(&stop, SIGINT);
 		sigaddset(&stop, SIGHUP);
 		sigprocmask(SIG_BLOCK, &stop, NULL);
-		if (load(earlier_pins, &kernel))
+		if (load(earlier_pins, &kernel, before_attach))
 			_exit(LOAD_FAILED);
 		_exit(*earlier_pins ? LOADED_OVER_PINS : LOADED_AFRESH);
 	}
@@ -835,7 +839,7 @@ static void tell_what_the_kernel_lacks(const struct kernel_features *kernel)
 			   "every execve and execveat, which costs every exec a little");
 }
 
-struct programs *programs_start(bool *earlier_pins)
+struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
 {
 	struct kernel_features kernel;
 	struct programs *p;
@@ -855,7 +859,7 @@ struct programs *programs_start(bool *earlier_pins)
 	if (*earlier_pins && resume(p, &kernel)) {
 		log_info("adopted the pinned links and maps as they are: this build loaded "
 			 "them, nothing to load again");
-	} else if (load_in_child(earlier_pins)) {
+	} else if (load_in_child(earlier_pins, before_attach)) {
 		free(p);
 		return NULL;
 	} else if (!resume(p, &kernel)) {

@@ -27,14 +27,15 @@ int programs_lock(void);
 /*
  * Mount bpffs if need be and make the pin directory, load the BPF object
  * with each map at its pin (a pinned map is reused: the policy and the
- * counters carry on), then adopt each pinned link that runs the very same
- * program, or attach the program and pin its link. Pins that hold one
+ * counters carry on), call before_attach (which must leave the maps
+ * holding a policy, or fail the start), then adopt each pinned link that
+ * runs the very same program, or attach the program and pin its link. Pins that hold one
  * whole load of this very build are taken as they are; any other start
  * loads in a child process, and takes what it pinned. *earlier_pins says
  * whether maps were pinned before: a restart, not a fresh start. Returns
  * the programs, or NULL with the reason logged.
  */
-struct programs *programs_start(bool *earlier_pins);
+struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void));
 
 /*
  * Tell the programs where fs.exec_arg_max lives, for the limit of the

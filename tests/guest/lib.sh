@@ -57,14 +57,17 @@ settings_json() {
 		jq -c .formatted.value
 }
 
-# set_config FIELD VALUE: with bpftool, write config.active_set, or one field
-# of the live set's settings (mode, empty_argv_action, head_bytes, ...).
+# set_config FIELD VALUE: with bpftool, write one field of config
+# (active_set, cgroup_generation, policy_state), or one field of the live
+# set's settings (mode, empty_argv_action, head_bytes, ...).
 set_config() {
 	local j set
 	set=$(active_set)
-	if [[ $1 == active_set ]]; then
-		bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value $(le 4 "$2") \
-			$(le 4 "$(config_json | jq .cgroup_generation)")
+	if [[ $1 == active_set || $1 == cgroup_generation || $1 == policy_state ]]; then
+		j=$(config_json | jq -c ".$1 = $2") || return 1
+		bpftool map update pinned "$PIN_DIR/config" key 0 0 0 0 value \
+			$(le 4 "$(jq .active_set <<<"$j")") $(le 4 "$(jq .cgroup_generation <<<"$j")") \
+			$(le 4 "$(jq .policy_state <<<"$j")")
 		return
 	fi
 	j=$(settings_json | jq -c ".$1 = $2") || return 1

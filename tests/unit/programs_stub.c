@@ -16,8 +16,9 @@ int programs_lock(void)
 	return -1;
 }
 
-struct programs *programs_start(bool *earlier_pins)
+struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
 {
+	(void)before_attach;
 	*earlier_pins = false;
 	return NULL;
 }

@@ -36,7 +36,9 @@ static bool has_line(const char *text, const char *line)
 /* A machine seen by status: mode enforce, some decisions and drops, an apply. */
 static void example(struct argguard_metrics *m)
 {
-	*m = (struct argguard_metrics){ .mode = ARGGUARD_MODE_ENFORCE, .attached = { true, true } };
+	*m = (struct argguard_metrics){ .mode = ARGGUARD_MODE_ENFORCE,
+					.attached = { true, true },
+					.policy_state = ARGGUARD_POLICY_APPLIED };
 	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_ALLOW)] = 1234;
 	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_GLOBAL, ARGGUARD_VERDICT_DENY)] = 7;
 	m->decisions[ARGGUARD_COUNTER(ARGGUARD_SCOPE_KERNEL, ARGGUARD_VERDICT_KERNEL_REFUSED)] =
@@ -63,6 +65,7 @@ static void text_is_the_status_of_old(void)
 		"mode: enforce\n"
 		"last apply: 2026-12-03T10:00:00Z: applied /etc/argguard/argguard.conf\n"
 		"attached: bprm_check_security bprm_creds_from_file\n"
+		"policy_state: applied\n"
 		"global.allow: 1234\n"
 		"global.audit: 0\n"
 		"global.would-deny: 0\n"
@@ -90,8 +93,11 @@ static void text_without_an_apply_has_no_apply_line(void)
 {
 	static const char head[] = "mode: enforce\n"
 				   "attached: bprm_check_security bprm_creds_from_file\n"
+				   "policy_state: applied\n"
 				   "global.allow: 0\n";
-	struct argguard_metrics m = { .mode = 7, .attached = { true, true } };
+	struct argguard_metrics m = { .mode = 7,
+				      .attached = { true, true },
+				      .policy_state = ARGGUARD_POLICY_APPLIED };
 	char *text;
 
 	apply_status_parse("", &m.last_apply);
@@ -134,6 +140,38 @@ static void unattached_hooks_are_named(void)
 		      has_line(text, "argguard_hook_attached{hook=\"bprm_check_security\"} 0") &&
 		      has_line(text, "argguard_hook_attached{hook=\"bprm_creds_from_file\"} 1"),
 	      "Prometheus: a gauge for each hook: %s", text);
+	free(text);
+}
+
+/* A start that died before its apply: the maps hold the interim policy, and status says so. */
+static void an_unfinished_start_is_named(void)
+{
+	struct argguard_metrics m;
+	json_object *obj, *v;
+	char *text;
+
+	example(&m);
+	m.policy_state = ARGGUARD_POLICY_INTERIM;
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\npolicy_state: interim (the start that made the maps died before it "
+			   "applied the policy file; in force is the last policy that applied, or "
+			   "the built-in default): systemctl restart argguard\n"),
+	      "text: the interim state, what is in force and what to do: %s", text);
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	CHECK(obj && json_object_object_get_ex(obj, "policy_state", &v) &&
+		      !strcmp(json_object_get_string(v), "interim"),
+	      "JSON: policy_state is interim: %s", text);
+	json_object_put(obj);
+	free(text);
+	m.policy_state = ARGGUARD_POLICY_UNSET;
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "# TYPE argguard_policy_state gauge") &&
+		      has_line(text, "argguard_policy_state{state=\"unset\"} 1") &&
+		      has_line(text, "argguard_policy_state{state=\"interim\"} 0") &&
+		      has_line(text, "argguard_policy_state{state=\"applied\"} 0"),
+	      "Prometheus: one gauge a state, 1 for the live one: %s", text);
 	free(text);
 }
 
@@ -385,6 +423,7 @@ int main(void)
 	text_is_the_status_of_old();
 	text_without_an_apply_has_no_apply_line();
 	unattached_hooks_are_named();
+	an_unfinished_start_is_named();
 	json_is_one_object_with_everything();
 	prometheus_exposition();
 	apply_status_round_trips();

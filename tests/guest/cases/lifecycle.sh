@@ -137,8 +137,8 @@ test_pins_of_a_build_with_other_maps_are_replaced() {
 	systemctl start argguard.service || fail "the daemon did not start over pins of another layout"
 	daemon_says "pinned by a build whose maps differ" ||
 		fail "expected the daemon to say it made its maps afresh"
-	assert_eq 8 "$(bpftool -j map show pinned "$PIN_DIR/config" | jq .bytes_value)" \
-		"config's value size, as this build has it (active_set, cgroup_generation)"
+	assert_eq 12 "$(bpftool -j map show pinned "$PIN_DIR/config" | jq .bytes_value)" \
+		"config's value size, as this build has it (active_set, cgroup_generation, policy_state)"
 	limit=$(live_limit)
 	((limit > 0)) || fail "expected the policy file's limit to be live, got '$limit'"
 	expect E2BIG "an exec over the limit, after the replacement (enforce, as the file says)" \
