@@ -141,6 +141,28 @@ static int ensure_pin_dir(void)
 }
 
 /*
+ * A start killed inside attach_and_pin() may leave a link pinned at
+ * "PIN.new": take it as PIN if nothing is pinned there, else drop it (the
+ * pin still enforces, and this start adopts or replaces it). Either way no
+ * second program stays attached behind a name no start looks at.
+ */
+static void finish_interrupted_swaps(void)
+{
+	char pin[128], next[136];
+
+	for (int name = NR_MAP_PINS; name < NR_PINS; name++) {
+		pin_path(name, pin, sizeof(pin));
+		snprintf(next, sizeof(next), "%s.new", pin);
+		if (access(next, F_OK))
+			continue;
+		if (access(pin, F_OK) ? rename(next, pin) : unlink(next))
+			log_error("failed to tidy up %s: %s", next, strerror(errno));
+		else
+			log_notice("an earlier start was killed while pinning %s: tidied up", pin);
+	}
+}
+
+/*
  * With unprivileged BPF on, any user can load socket filters and probe map
  * internals; argguard's pins are root-only either way, but a site running a
  * security control wants it off (kernel.unprivileged_bpf_disabled = 1 or 2).
@@ -460,16 +482,19 @@ no:
 }
 
 /*
- * Attach, then swap the pin: the previous link, if any, detaches only when
- * its pin goes, by which time this one is enforcing. No exec slips by.
+ * Attach, pin the link beside the old pin, then rename it over the old one:
+ * the previous link, if any, detaches only when its pin goes, by which time
+ * this one is enforcing, and a start killed at any point leaves one of the
+ * two pinned. No exec slips by.
  */
 static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum pin name)
 {
 	struct bpf_link *link;
-	char pin[128];
+	char pin[128], next[136];
 	int err;
 
 	pin_path(name, pin, sizeof(pin));
+	snprintf(next, sizeof(next), "%s.new", pin);
 	link = bpf_program__attach(prog);
 	if (!link) {
 		err = -errno;
@@ -477,14 +502,20 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 		return err;
 	}
 	*out = link;
-	if (unlink(pin) && errno != ENOENT) {
+	if (unlink(next) && errno != ENOENT) { /* left by a start that was killed */
 		err = -errno;
-		log_error("failed to replace %s: %s", pin, strerror(-err));
+		log_error("failed to remove %s: %s", next, strerror(-err));
 		return err;
 	}
-	err = bpf_link__pin(link, pin);
-	if (err)
-		log_error("failed to pin %s: %s", pin, strerror(-err));
+	err = bpf_link__pin(link, next);
+	if (err) {
+		log_error("failed to pin %s: %s", next, strerror(-err));
+		return err;
+	}
+	if (rename(next, pin)) {
+		err = -errno;
+		log_error("failed to replace %s: %s", pin, strerror(-err));
+	}
 	return err;
 }
 
@@ -847,6 +878,7 @@ struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
 
 	if (ensure_pin_dir())
 		return NULL;
+	finish_interrupted_swaps();
 	warn_if_unprivileged_bpf();
 	pin_path(PIN_CONFIG, config_pin, sizeof(config_pin));
 	*earlier_pins = access(config_pin, F_OK) == 0;
