@@ -647,28 +647,50 @@ static bool pin_fits(const struct bpf_map *map, const char *path)
 }
 
 /*
+ * Whether the map at pin holds part of the policy: made afresh alone, it
+ * would read as zero (mode off, no rules) under a config that says the
+ * policy was applied.
+ */
+static bool pin_holds_policy(enum pin pin)
+{
+	switch (pin) {
+	case PIN_PROBE:
+	case PIN_COUNTERS:
+	case PIN_DROPS:
+	case PIN_UID_BUCKETS:
+	case PIN_EVENTS:
+		return false;
+	default:
+		return true;
+	}
+}
+
+/*
  * Pins left by a build whose maps differ (an upgrade that changed a map's
- * layout, within one boot): the load could not reuse them and would fail,
- * leaving no daemon. Unpin every map then, so that the load makes them all
- * afresh and the daemon applies the policy file; the old build's links
+ * layout, within one boot), or a policy map whose pin is gone while the
+ * others stay: the load could not reuse the first, and would make the
+ * second afresh, all zero, under the rest of the policy. Unpin every map
+ * then, so that the load makes them all afresh: they get the interim
+ * policy, and the daemon applies the policy file. The old build's links
  * keep enforcing, with its maps, until this build's links replace them.
  * Returns whether the pins were dropped.
  */
 static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
 {
+	const char *why = NULL;
 	char path[128];
 	int pin;
 
-	for (pin = 0; pin < NR_MAP_PINS; pin++) {
+	for (pin = 0; pin < NR_MAP_PINS && !why; pin++) {
 		pin_path(pin, path, sizeof(path));
 		if (!pin_fits(map_of(skel, pin), path))
-			break;
+			why = "was pinned by a build whose maps differ from this one's (an upgrade?)";
+		else if (pin_holds_policy(pin) && access(path, F_OK))
+			why = "is gone, and it holds part of the policy";
 	}
-	if (pin == NR_MAP_PINS)
+	if (!why)
 		return false;
-	log_notice("%s was pinned by a build whose maps differ from this one's (an upgrade?): "
-		   "making all maps afresh, and applying the policy file",
-		   path);
+	log_notice("%s %s: making all maps afresh, and applying the policy file", path, why);
 	for (pin = 0; pin < NR_MAP_PINS; pin++) {
 		pin_path(pin, path, sizeof(path));
 		if (unlink(path) && errno != ENOENT)
