@@ -141,10 +141,21 @@ static int ensure_pin_dir(void)
 }
 
 /*
- * A start killed inside attach_and_pin() may leave a link pinned at
- * "PIN.new": take it as PIN if nothing is pinned there, else drop it (the
- * pin still enforces, and this start adopts or replaces it). Either way no
- * second program stays attached behind a name no start looks at.
+ * Where attach_and_pin() pins a new link before it renames it over the
+ * pin: "swap_" and the pin's name (bpffs refuses a '.' in a name).
+ */
+#define SWAP_PREFIX "swap_"
+
+static void swap_path(enum pin pin, char *path, size_t len)
+{
+	snprintf(path, len, "%s/" SWAP_PREFIX "%s", ARGGUARD_PIN_DIR, pin_file(pin));
+}
+
+/*
+ * A start killed inside attach_and_pin() may leave a link pinned at its
+ * swap path: take it as the pin if nothing is pinned there, else drop it
+ * (the pin still enforces, and this start adopts or replaces it). Either
+ * way no second program stays attached behind a name no start looks at.
  */
 static void finish_interrupted_swaps(void)
 {
@@ -152,7 +163,7 @@ static void finish_interrupted_swaps(void)
 
 	for (int name = NR_MAP_PINS; name < NR_PINS; name++) {
 		pin_path(name, pin, sizeof(pin));
-		snprintf(next, sizeof(next), "%s.new", pin);
+		swap_path(name, next, sizeof(next));
 		if (access(next, F_OK))
 			continue;
 		if (access(pin, F_OK) ? rename(next, pin) : unlink(next))
@@ -482,7 +493,7 @@ no:
 }
 
 /*
- * Attach, pin the link beside the old pin, then rename it over the old one:
+ * Attach, pin the link at its swap path, then rename it over the old pin:
  * the previous link, if any, detaches only when its pin goes, by which time
  * this one is enforcing, and a start killed at any point leaves one of the
  * two pinned. No exec slips by.
@@ -494,7 +505,7 @@ static int attach_and_pin(struct bpf_program *prog, struct bpf_link **out, enum 
 	int err;
 
 	pin_path(name, pin, sizeof(pin));
-	snprintf(next, sizeof(next), "%s.new", pin);
+	swap_path(name, next, sizeof(next));
 	link = bpf_program__attach(prog);
 	if (!link) {
 		err = -errno;
@@ -684,7 +695,8 @@ static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
 	for (pin = 0; pin < NR_MAP_PINS && !why; pin++) {
 		pin_path(pin, path, sizeof(path));
 		if (!pin_fits(map_of(skel, pin), path))
-			why = "was pinned by a build whose maps differ from this one's (an upgrade?)";
+			why = "was pinned by a build whose maps differ from this one's (an "
+			      "upgrade?)";
 		else if (pin_holds_policy(pin) && access(path, F_OK))
 			why = "is gone, and it holds part of the policy";
 	}
@@ -989,7 +1001,8 @@ static __u32 pinned_link_prog_id(int dir, const char *name)
 	char path[PATH_MAX];
 	int fd;
 
-	if (strncmp(name, "link", 4))
+	if (strncmp(name, "link", 4) &&
+	    strncmp(name, SWAP_PREFIX "link", strlen(SWAP_PREFIX "link")))
 		return 0;
 	snprintf(path, sizeof(path), "/proc/self/fd/%d/%s", dir, name);
 	fd = bpf_obj_get(path);
