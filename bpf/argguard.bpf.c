@@ -388,6 +388,45 @@ static const struct argguard_rule *cgroup_rule(const struct argguard_config *liv
 	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
 }
 
+/*
+ * User namespaces. A user given subordinate uids (subuid(5)) runs processes
+ * as those uids in a namespace it made (rootless containers, unshare
+ * --map-users): uids of the initial namespace, 100000 and up, that name
+ * nobody. Its records name the user who made the namespace.
+ */
+
+/* Whether the caller is in the initial user namespace: the common case, three loads. */
+static __always_inline bool in_initial_userns(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return !task->cred->user_ns->level;
+}
+
+/*
+ * Who made the caller's user namespace: the owner, a uid of the initial
+ * namespace, of its ancestor one level below the initial one (itself at
+ * level 1). A namespace made inside another, by a subordinate uid, is so
+ * still its user's. The kernel nests at most 32 levels below level 1
+ * (create_user_ns()), so 32 steps up reach it from any. -1 in the initial
+ * namespace. A global function, verified once, and called only when
+ * in_initial_userns() says no.
+ */
+__noinline long userns_owner(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct user_namespace *ns = task->cred->user_ns;
+
+	if (!ns->level)
+		return -1;
+	for (int i = 0; i < 32 && ns->level > 1; i++)
+		ns = ns->parent;
+	/* Cannot be (a namespace is one level below its parent); if it were, as for root's. */
+	if (ns->level != 1)
+		return 0;
+	return ns->owner.val;
+}
+
 /* The most specific rule for the caller: nearest cgroup, then uid, then global. */
 static const struct argguard_rule *scope_rule(const struct argguard_config *live,
 					      struct decision *d)
@@ -537,6 +576,11 @@ static void fill_caller(struct argguard_event *e)
 	e->uid = (__u32)uid_gid;
 	e->euid = BPF_CORE_READ(task, cred, euid.val);
 	e->gid = uid_gid >> 32;
+	e->userns_owner = ARGGUARD_NO_USERNS_OWNER;
+	if (!in_initial_userns()) {
+		e->userns_owner = userns_owner();
+		e->flags |= ARGGUARD_EV_USERNS;
+	}
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 }
