@@ -388,12 +388,72 @@ static const struct argguard_rule *cgroup_rule(const struct argguard_config *liv
 	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
 }
 
-/* The most specific rule for the caller: nearest cgroup, then uid, then global. */
+/*
+ * User namespaces. A user given subordinate uids (subuid(5)) runs processes
+ * as those uids in a namespace it made (rootless containers, unshare
+ * --map-users): uids of the initial namespace, 100000 and up, that name
+ * nobody. Such a caller answers to the user who made the namespace.
+ */
+
+/* Whether the caller is in the initial user namespace: the common case, three loads. */
+static __always_inline bool in_initial_userns(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return !task->cred->user_ns->level;
+}
+
+/*
+ * Who made the caller's user namespace: the owner, a uid of the initial
+ * namespace, of its ancestor one level below the initial one (itself at
+ * level 1). A namespace made inside another, by a subordinate uid, is so
+ * still its user's. The kernel nests at most 32 levels below level 1
+ * (create_user_ns()), so 32 steps up reach it from any. -1 in the initial
+ * namespace. A global function, verified once, and called only when
+ * in_initial_userns() says no.
+ */
+__noinline long userns_owner(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct user_namespace *ns = task->cred->user_ns;
+
+	if (!ns->level)
+		return -1;
+	for (int i = 0; i < 32 && ns->level > 1; i++)
+		ns = ns->parent;
+	/* Cannot be (a namespace is one level below its parent); if it were, as for root's. */
+	if (ns->level != 1)
+		return 0;
+	return ns->owner.val;
+}
+
+/*
+ * The uid whose rule and record bucket stand in for the caller's when it
+ * is in a user namespace: the namespace's owner. -1 for none: the caller is
+ * in the initial namespace, or root made its namespace. A namespace that
+ * root made is a container's (userns remapping), and root's rule, often the
+ * loosest, is not the container's.
+ */
+static __always_inline long namespace_user(void)
+{
+	long owner;
+
+	if (in_initial_userns())
+		return -1;
+	owner = userns_owner();
+	return owner > 0 ? owner : -1;
+}
+
+/*
+ * The most specific rule for the caller: nearest cgroup, then uid, then
+ * global. The uid's rule is the caller's own, else its namespace user's.
+ */
 static const struct argguard_rule *scope_rule(const struct argguard_config *live,
 					      struct decision *d)
 {
 	struct argguard_uid_key uk = { .set = live->active_set };
 	const struct argguard_rule *rule;
+	long user;
 
 	rule = cgroup_rule(live, d);
 	if (rule) {
@@ -402,6 +462,10 @@ static const struct argguard_rule *scope_rule(const struct argguard_config *live
 	}
 	uk.uid = (__u32)bpf_get_current_uid_gid();
 	rule = bpf_map_lookup_elem(&argguard_uid_rules, &uk);
+	if (!rule && (user = namespace_user()) >= 0) {
+		uk.uid = user;
+		rule = bpf_map_lookup_elem(&argguard_uid_rules, &uk);
+	}
 	if (rule) {
 		d->scope = ARGGUARD_SCOPE_UID;
 		d->rule_id = uk.uid;
@@ -537,6 +601,11 @@ static void fill_caller(struct argguard_event *e)
 	e->uid = (__u32)uid_gid;
 	e->euid = BPF_CORE_READ(task, cred, euid.val);
 	e->gid = uid_gid >> 32;
+	e->userns_owner = ARGGUARD_NO_USERNS_OWNER;
+	if (!in_initial_userns()) {
+		e->userns_owner = userns_owner();
+		e->flags |= ARGGUARD_EV_USERNS;
+	}
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 }
@@ -568,10 +637,15 @@ static __u64 interval_of(__u32 rate)
 	return interval ? interval : 1;
 }
 
-/* The caller's uid bucket, made on its first record. NULL if the map fails us. */
+/*
+ * The caller's uid bucket, made on its first record: its namespace user's
+ * if it has one, so that a user's subordinate uids share the user's bucket.
+ * NULL if the map fails us.
+ */
 static struct argguard_uid_bucket *uid_bucket(void)
 {
-	__u32 uid = (__u32)bpf_get_current_uid_gid();
+	long user = namespace_user();
+	__u32 uid = user >= 0 ? user : (__u32)bpf_get_current_uid_gid();
 	struct argguard_uid_bucket fresh = {}, *b;
 
 	b = bpf_map_lookup_elem(&argguard_uid_buckets, &uid);

@@ -252,6 +252,10 @@ struct argguard_cgroup_id_key {
 #define ARGGUARD_EV_HEAD_UNREADABLE (1U << 3) /* the caller's argv could not be read */
 #define ARGGUARD_EV_SCRIPT (1U << 4) /* the file starts "#!": shebang holds the rest */
 #define ARGGUARD_EV_HEAD_KERNEL (1U << 5) /* head is the kernel's copy, not the caller's memory */
+#define ARGGUARD_EV_USERNS (1U << 6) /* the caller is in a user namespace: userns_owner is valid */
+
+/* userns_owner of a caller in the initial user namespace. */
+#define ARGGUARD_NO_USERNS_OWNER ((__u32)-1)
 
 struct argguard_event {
 	__u64 ktime_ns; /* CLOCK_MONOTONIC */
@@ -275,7 +279,12 @@ struct argguard_event {
 	__s32 orig_argc; /* valid with ARGGUARD_EV_EXACT_SIZES */
 	__s32 err; /* the errno the exec failed with, or 0 */
 	__u32 head_len; /* bytes in head: arguments one after the other, each ending in NUL */
-	__u32 pad;
+	/*
+	 * With ARGGUARD_EV_USERNS, who made the caller's user namespace (its
+	 * ancestor one level below the initial one): a uid of the initial
+	 * namespace, as uid is. Else ARGGUARD_NO_USERNS_OWNER.
+	 */
+	__u32 userns_owner;
 	char comm[ARGGUARD_COMM_LEN];
 	char filename[ARGGUARD_FILENAME_LEN];
 	/* With ARGGUARD_EV_SCRIPT, the bytes after "#!" as the kernel read them. */

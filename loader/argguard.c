@@ -153,8 +153,9 @@ static const char help_description[] =
 	"    argument and environment strings, in BPF LSM programs, against a\n"
 	"    site policy kept in pinned maps under " ARGGUARD_PIN_DIR "/.\n"
 	"    The most specific rule decides: the caller's nearest cgroup with a\n"
-	"    rule, then its uid, then [global]. A [setuid] rule applies on top\n"
-	"    to privilege-gaining execs and can only tighten.\n"
+	"    rule, then its uid (else, in a user namespace a user made, that\n"
+	"    user's), then [global]. A [setuid] rule applies on top to\n"
+	"    privilege-gaining execs and can only tighten.\n"
 	"\n";
 
 static const char help_options[] = "    -h, --help          Show this help.\n";

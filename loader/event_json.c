@@ -256,6 +256,10 @@ static void add_event(struct json_writer *w, const struct argguard_event *e,
 	json_s64(w, "uid", e->uid);
 	json_s64(w, "euid", e->euid);
 	json_s64(w, "gid", e->gid);
+	if (event_has_userns_owner(e))
+		json_s64(w, "userns_owner", e->userns_owner);
+	else
+		json_null(w, "userns_owner");
 	json_u64(w, "cgroup_id", e->cgroup_id);
 	add_bytes(w, "comm", e->comm, sizeof(e->comm));
 	add_bytes(w, "filename", e->filename, sizeof(e->filename));

@@ -107,6 +107,8 @@ static void add_exec(struct message *m, const struct record *r)
 	add_s64(m, "uid", e->uid);
 	add_s64(m, "euid", e->euid);
 	add_s64(m, "gid", e->gid);
+	if (event_has_userns_owner(e))
+		add_s64(m, "userns_owner", e->userns_owner);
 	if (e->argc >= 0)
 		add_s64(m, "argc", e->argc);
 	if (e->envc >= 0)

@@ -78,6 +78,12 @@ static inline bool event_has_exact_sizes(const struct argguard_event *e)
 	return e->flags & ARGGUARD_EV_EXACT_SIZES;
 }
 
+/* userns_owner: the caller was in a user namespace, not the initial one. */
+static inline bool event_has_userns_owner(const struct argguard_event *e)
+{
+	return e->flags & ARGGUARD_EV_USERNS;
+}
+
 /* total_bytes: the kernel refused the exec before the strings were copied. */
 static inline bool event_has_total_bytes(const struct argguard_event *e)
 {

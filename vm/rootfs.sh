@@ -16,6 +16,7 @@ PACKAGES=(
 	auditd # the Linux audit log, a sink of argguard's
 	libbpf1 libjson-c5 libinih1 libaudit1 # argguard's runtime
 	bpftool jq util-linux procps libcap2-bin logrotate # what the guest tests drive
+	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics
 	prometheus # for promtool, which checks the exposition format; its server stays masked
@@ -49,6 +50,9 @@ configure_base() {
 	ln -sf /dev/null "$root/etc/systemd/system/prometheus.service"
 	chroot "$root" passwd -d root >/dev/null
 	chroot "$root" useradd -m -s /bin/bash -u 1000 tester
+	# Subordinate ids (subuid(5)): tester's for rootless namespaces, and
+	# root's, as LXD and rootful containers with remapped ids have them.
+	printf '%s\n' tester:100000:65536 root:200000:65536 | tee "$root/etc/subuid" >"$root/etc/subgid"
 	rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
 }
 

@@ -304,3 +304,32 @@ expect() {
 	shift 2
 	assert_eq "$want" "$(outcome "$@")" "$what"
 }
+
+# subid_base FILE NAME: the first of NAME's subordinate ids in /etc/FILE,
+# subuid or subgid (vm/rootfs.sh gives tester and root a range each).
+subid_base() {
+	local base
+	base=$(awk -F: -v name="$2" '$1 == name { print $2; exit }' "/etc/$1")
+	[[ -n $base ]] || fail "expected /etc/$1 to give $2 a range"
+	echo "$base"
+}
+
+subuid_base() { subid_base subuid "$1"; }
+
+# as_subuid UID CMD...: run CMD in a user namespace the tester makes with its
+# subordinate range mapped from 0 (newuidmap, as rootless podman does), as
+# namespace uid UID: the tester's subordinate uid base + UID.
+as_subuid() {
+	"${AS_TESTER[@]}" unshare --map-auto --setuid "$1" --setgid "$1" "${@:2}"
+}
+
+# as_root_subuid UID CMD...: the same in a namespace that root makes with
+# its own range (a rootful container with remapped ids). Not --map-auto:
+# util-linux 2.38 takes a user name in /etc/subuid that is not root's, read
+# as a number, for uid 0.
+as_root_subuid() {
+	local uids gids
+	uids=$(subid_base subuid root) gids=$(subid_base subgid root)
+	unshare --map-users="$uids,0,65536" --map-groups="$gids,0,65536" \
+		--setuid "$1" --setgid "$1" "${@:2}"
+}

@@ -57,6 +57,40 @@ static void exact_event_carries_every_field(void)
 	json_object_put(obj);
 }
 
+static void userns_owner_is_null_in_the_initial_namespace(void)
+{
+	struct argguard_event e = sample_event();
+	json_object *obj, *v;
+
+	e.userns_owner = ARGGUARD_NO_USERNS_OWNER;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(json_object_object_get_ex(obj, "userns_owner", &v) && v == NULL,
+	      "userns_owner is null without ARGGUARD_EV_USERNS");
+	json_object_put(obj);
+
+	e.flags |= ARGGUARD_EV_USERNS;
+	e.uid = 100005;
+	e.userns_owner = 1000;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(num(obj, "userns_owner") == 1000 && num(obj, "uid") == 100005,
+	      "a subordinate uid's record names the namespace's owner: %lld",
+	      (long long)num(obj, "userns_owner"));
+	json_object_put(obj);
+
+	e.userns_owner = 0;
+	obj = parse(&e, 0);
+	if (!obj)
+		return;
+	CHECK(json_object_object_get_ex(obj, "userns_owner", &v) && v &&
+		      json_object_get_int64(v) == 0,
+	      "root as the owner is 0, not null");
+	json_object_put(obj);
+}
+
 static void head_is_an_array_with_an_explicit_truncated_flag(void)
 {
 	struct argguard_event e = sample_event();
@@ -266,6 +300,7 @@ int main(void)
 {
 	exact_event_carries_every_field();
 	derived_event_leaves_split_sizes_null();
+	userns_owner_is_null_in_the_initial_namespace();
 	head_is_an_array_with_an_explicit_truncated_flag();
 	odd_bytes_stay_valid_json();
 	script_records_name_the_interpreter();

@@ -172,12 +172,20 @@ static void journal_entry_has_the_json_members(void)
 	CHECK((v = field(f, len, "ARGGUARD_CGROUP")) && !strcmp(v, "/ci/job"), "cgroup: %s",
 	      v ? v : "(missing)");
 	CHECK(!field(f, len, "ARGGUARD_RULE_CGROUP"), "a null member gives no field");
+	CHECK(!field(f, len, "ARGGUARD_USERNS_OWNER"), "no userns_owner in the initial namespace");
 	CHECK((v = field(f, len, "MESSAGE")) &&
 		      !strcmp(v, "argguard: deny exec of /tmp/a\"b\nc (cgroup max_total_bytes, "
 				 "limit 1048576)"),
 	      "MESSAGE says argguard and what it decided: %s", v ? v : "(missing)");
 	CHECK((v = field(f, len, "PRIORITY")) && !strcmp(v, "4"), "a denial is a warning: %s",
 	      v ? v : "(missing)");
+	free(f);
+
+	e.flags |= ARGGUARD_EV_USERNS;
+	e.userns_owner = 1000;
+	f = journal_fields(&r, &len);
+	CHECK(f && (v = field(f, len, "ARGGUARD_USERNS_OWNER")) && !strcmp(v, "1000"),
+	      "userns_owner in a user namespace: %s", f && v ? v : "(missing)");
 	free(f);
 
 	record_to_fields(&summary, &w);
@@ -276,8 +284,34 @@ static void audit_message_leaves_out_what_is_unknown(void)
 	e.err = 0;
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && !strstr(msg, "rule_id=") &&
 		      !strstr(msg, "errno=") && !strstr(msg, "argc=") && !strstr(msg, "envc=") &&
-		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup="),
-	      "no rule_id, errno, counts, sizes or cgroup: %s", msg);
+		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup=") &&
+		      !strstr(msg, "userns_owner="),
+	      "no rule_id, errno, counts, sizes, cgroup or userns_owner: %s", msg);
+}
+
+/* A subordinate uid's exec, in a namespace that owner made. */
+static bool audit_message_of_subordinate_uid(uint32_t owner, char *msg, size_t len)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC, .event = &e };
+
+	e.uid = e.euid = 100005;
+	e.flags |= ARGGUARD_EV_USERNS;
+	e.userns_owner = owner;
+	return linux_audit_message(&r, msg, len) == 0;
+}
+
+static void audit_message_names_the_user_namespace_owner(void)
+{
+	char msg[8192];
+
+	CHECK(audit_message_of_subordinate_uid(1000, msg, sizeof(msg)) &&
+		      strstr(msg,
+			     " uid=\"100005\" euid=\"100005\" gid=\"100\" userns_owner=\"1000\" "),
+	      "userns_owner follows the ids: %s", msg);
+	CHECK(audit_message_of_subordinate_uid(0, msg, sizeof(msg)) &&
+		      strstr(msg, " userns_owner=\"0\" "),
+	      "a namespace root made: %s", msg);
 }
 
 static void audit_message_spells_odd_bytes_as_the_json_does(void)
@@ -359,6 +393,7 @@ int main(void)
 	summary_message_gives_losses_by_reason();
 	audit_message_has_the_fields_in_order();
 	audit_message_leaves_out_what_is_unknown();
+	audit_message_names_the_user_namespace_owner();
 	audit_message_spells_odd_bytes_as_the_json_does();
 	audit_summary_says_what_was_lost();
 	cache_keeps_both_paths_of_a_record();

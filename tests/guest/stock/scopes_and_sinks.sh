@@ -59,6 +59,21 @@ test_stock_most_specific_rule_wins_cgroup_then_uid_then_global() {
 		in_cgroup /argguard-t-loose "$x" 1500000 0 /bin/true
 }
 
+# uid 5 of a namespace the tester made with its subordinate uids has no rule
+# of its own: [user tester] decides, and the record names the tester.
+test_stock_subordinate_uid_answers_to_its_users_rule() {
+	trap cleanup EXIT
+	local base
+	base=$(subuid_base tester)
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[user tester]" "max_total_bytes = 64K"
+	denied_by uid $TESTER "subordinate uid $((base + 5)), 100K: over [user tester]" \
+		as_subuid 5 "$HELPERS/execsize" 100000 0 /bin/true
+	assert_eq "$((base + 5)) $TESTER" "$(jq -r '"\(.uid) \(.userns_owner)"' <<<"$(last_record)")" \
+		"uid and userns_owner of the record"
+	expect allowed "subordinate uid $((base + 5)), 60K" as_subuid 5 "$HELPERS/execsize" 60000 0 /bin/true
+}
+
 test_stock_setuid_rule_tightens_privilege_gaining_execs_only() {
 	trap cleanup EXIT
 	local x=$HELPERS/execsize
