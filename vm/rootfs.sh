@@ -16,6 +16,7 @@ PACKAGES=(
 	auditd # the Linux audit log, a sink of argguard's
 	libbpf1 libjson-c5 libinih1 libaudit1 # argguard's runtime
 	bpftool jq util-linux procps libcap2-bin logrotate # what the guest tests drive
+	inotify-tools # a test watches the pin directory while a start swaps its pins
 	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics
