@@ -8,7 +8,7 @@ UNIT_PROCS=/sys/fs/cgroup/system.slice/argguard.service/cgroup.procs
 
 # hang_reads FILE: replace FILE by a FIFO that the test holds open on fd 3
 # (read-write, so the open does not wait): whoever opens FILE next waits in
-# read() for as long as the test likes. release_reads FILE puts it back.
+# read() for as long as the test likes. release_reads FILE puts it back, once.
 hang_reads() {
 	mv "$1" "$1.test-orig"
 	mkfifo -m 0600 "$1"
@@ -16,6 +16,7 @@ hang_reads() {
 }
 
 release_reads() {
+	[[ -e $1.test-orig ]] || return 0 # put back already
 	rm -f "$1"
 	mv "$1.test-orig" "$1"
 	exec 3>&-
@@ -49,11 +50,13 @@ apply_last_good() {
 		fail "expected $LAST_GOOD to hold the policy just applied"
 }
 
-# The unit stopped, and then started after whatever the test broke is put back.
+# The unit stopped, and then started after whatever the test broke is put
+# back, with the policy file applied.
 restart_clean() {
 	systemctl stop argguard.service
 	systemctl reset-failed argguard.service 2>/dev/null || true
 	systemctl start argguard.service
+	restore_policy >/dev/null
 }
 
 # finish_and_check_the_file_is_applied: the next start after an interrupted
@@ -82,7 +85,7 @@ test_a_fresh_start_whose_apply_hangs_enforces_the_last_good_policy() {
 	hang_reads "$POLICY_FILE"
 	systemctl start --no-block argguard.service
 	wait_reader "$POLICY_FILE"
-	[[ $(link_pins) == *"link link_creds"* ]] || fail "expected the links attached, got: $(link_pins)"
+	[[ " $(link_pins)" == *" link "*" link_creds "* ]] || fail "expected the links attached, got: $(link_pins)"
 	assert_eq 1 "$(policy_state)" "policy_state while the apply hangs (interim)"
 	assert_eq "$LAST_GOOD_LIMIT" "$(live_limit)" "the live limit while the apply hangs: the last good one"
 	assert_eq 2 "$(settings_json | jq .mode)" "the live mode while the apply hangs (enforce)"
@@ -189,16 +192,16 @@ test_a_fresh_start_killed_at_any_moment_leaves_no_link_over_an_unset_policy() {
 # A start that attaches every link anew swaps each pin by a rename over it:
 # at no moment is a link pin missing, so a SIGKILL anywhere leaves one.
 test_a_start_that_replaces_its_links_never_leaves_a_link_pin_missing() {
-	local watch events
-	trap 'kill "$watch" 2>/dev/null; restart_clean' EXIT
+	local events
+	trap 'kill "$PIN_WATCH" 2>/dev/null || true; restart_clean' EXIT
 	systemctl stop argguard.service
 	rm "$PIN_DIR/counters" # a map made afresh: no link may be adopted, all are attached anew
 	inotifywait -m -q -e delete,create,moved_to --format '%e %f' "$PIN_DIR" >/tmp/argguard-pins.events &
-	watch=$!
+	PIN_WATCH=$!
 	sleep 0.5
 	systemctl start argguard.service
 	sleep 0.5
-	kill "$watch"
+	kill "$PIN_WATCH"
 	events=$(cat /tmp/argguard-pins.events)
 	echo "$events"
 	grep -q '^CREATE swap_link$' <<<"$events" || fail "expected the bprm_check link pinned at swap_link"
