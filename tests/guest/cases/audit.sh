@@ -162,6 +162,65 @@ put_back_log() {
 	reopen_log
 }
 
+# A file the daemon must never touch, root's own as /etc/shadow is (and,
+# like it, outside a sticky world-writable directory, where
+# fs.protected_regular would stop root's O_CREAT open): its owner, mode and
+# bytes, as plant_victim made them and victim_state reads them.
+VICTIM=/etc/argguard-t-victim
+plant_victim() {
+	printf 'not the daemon'"'"'s\n' >"$VICTIM"
+	chown 0:0 "$VICTIM"
+	chmod 0600 "$VICTIM"
+}
+victim_state() { echo "$(stat -c '%u:%g %a' "$VICTIM") $(cat "$VICTIM")"; }
+VICTIM_PLANTED="0:0 600 not the daemon's"
+
+# --log names a path in a directory the tester can write (not a sticky
+# world-writable one, where fs.protected_symlinks would stop root following
+# the link), where the tester has put a symbolic link to a file of root's:
+# argguard run refuses, naming the path, and the link's target keeps its
+# owner, mode and bytes.
+test_run_refuses_a_log_that_is_a_symlink() {
+	local dir=/tmp/argguard-t-logdir out status=0
+	trap 'rm -rf '"$dir $VICTIM"'; systemctl start argguard.service' EXIT
+	mkdir -m 0755 "$dir"
+	chown $TESTER:$TESTER "$dir"
+	plant_victim
+	"${AS_TESTER[@]}" ln -s "$VICTIM" "$dir/events.jsonl"
+	systemctl stop argguard.service
+	out=$(timeout 60 argguard run --log "$dir/events.jsonl" 2>&1) || status=$?
+	echo "$out" | tail -n 3
+	assert_eq 1 "$status" "argguard run's exit status"
+	[[ $out == *"refusing to open log $dir/events.jsonl: it is a symbolic link"* ]] ||
+		fail "expected an error naming $dir/events.jsonl a symbolic link"
+	assert_eq "$VICTIM_PLANTED" "$(victim_state)" "the link's target: owner, mode and bytes"
+}
+
+# After a rotation, someone who can write the log's directory puts a
+# symbolic link where the log was: the daemon's reopen (logrotate's
+# SIGUSR1) refuses it, says so, and keeps writing to the log it had.
+test_reopen_refuses_a_log_replaced_by_a_symlink() {
+	local limit before i
+	limit=$(live_limit)
+	trap 'rm -f "$EVENT_LOG" "$VICTIM"; put_back_log' EXIT
+	plant_victim
+	mv "$EVENT_LOG" "$EVENT_LOG.1"
+	ln -s "$VICTIM" "$EVENT_LOG"
+	reopen_log
+	daemon_says "refusing to open log $EVENT_LOG: it is a symbolic link" ||
+		fail "expected the daemon to refuse $EVENT_LOG, a symbolic link, and say so"
+	before=$(wc -l <"$EVENT_LOG.1")
+	expect E2BIG "an exec over the limit" "$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	for ((i = 0; i < 100; i++)); do
+		(($(wc -l <"$EVENT_LOG.1") > before)) && break
+		sleep 0.1
+	done
+	assert_eq "$VICTIM_PLANTED" "$(victim_state)" "the link's target: owner, mode and bytes"
+	tail -n +$((before + 1)) "$EVENT_LOG.1" |
+		jq -se --argjson n $((limit + 1)) 'map(select(.argv_bytes == $n)) | length == 1' >/dev/null ||
+		fail "expected the record in the log the daemon kept, $EVENT_LOG.1"
+}
+
 test_sigusr1_reopens_the_log() {
 	local limit
 	limit=$(live_limit)
