@@ -280,17 +280,80 @@ static void audit_message_leaves_out_what_is_unknown(void)
 	      "no rule_id, errno, counts, sizes or cgroup: %s", msg);
 }
 
-static void audit_message_spells_odd_bytes_as_the_json_does(void)
+/* The message for e, with cgroup, in msg; "(failed)" if there is none. */
+static const char *audit_message(struct argguard_event *e, const char *cgroup, char *msg,
+				 size_t size)
+{
+	struct record r = { .kind = RECORD_EXEC, .event = e, .cgroup = cgroup };
+
+	if (linux_audit_message(&r, msg, size))
+		strcpy(msg, "(failed)");
+	return msg;
+}
+
+/*
+ * As the kernel writes an untrusted string: quoted as it is, or, where a
+ * byte needs it, as bare hex. A name made of hex digits keeps its quotes,
+ * so it never reads as the bytes those digits spell.
+ */
+static void audit_message_tells_hex_from_a_name_of_hex_digits(void)
 {
 	struct argguard_event e = sample();
-	struct record r = { .kind = RECORD_EXEC, .event = &e };
-	char msg[8192];
+	char msg[8192], other[8192];
 
 	strcpy(e.comm, "a b");
-	strcpy(e.filename, "/tmp/\xff");
-	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && strstr(msg, " comm=612062 ") &&
-		      strstr(msg, " filename=\"2f746d702fff\""),
-	      "a blank in hex for auditd, other bytes in hex as in the JSON: %s", msg);
+	strcpy(e.filename, "/tmp/a\xff");
+	audit_message(&e, "/ci/\xc3\xa9", msg, sizeof(msg));
+	CHECK(strstr(msg, " comm=612062 ") && strstr(msg, " filename=2F746D702F61FF ") &&
+		      strstr(msg, " cgroup=2F63692FC3A9"),
+	      "a blank, a byte past 0x7e: the value in bare hex: %s", msg);
+	strcpy(e.filename, "2F746D702F61FF");
+	audit_message(&e, "/ci/\xc3\xa9", other, sizeof(other));
+	CHECK(strstr(other, " filename=\"2F746D702F61FF\" ") && strcmp(msg, other),
+	      "the name 2F746D702F61FF, quoted: another message than /tmp/a\\xff's: %s", other);
+	strcpy(e.filename, "2f746d702f61ff");
+	audit_message(&e, "/ci/\xc3\xa9", other, sizeof(other));
+	CHECK(strstr(other, " filename=\"2f746d702f61ff\" ") && strcmp(msg, other),
+	      "the name 2f746d702f61ff, quoted: another message than /tmp/a\\xff's: %s", other);
+	strcpy(e.filename, "/tmp/\"a\"");
+	audit_message(&e, NULL, msg, sizeof(msg));
+	CHECK(strlen(msg) > 26 && !strcmp(msg + strlen(msg) - 26, " filename=2F746D702F226122"),
+	      "a quote: the value in hex: %s", msg);
+}
+
+/* A field that does not fit is left out, and the message says which. */
+static void audit_message_names_the_fields_it_leaves_out(void)
+{
+	struct argguard_event e = sample();
+	char *cgroup = malloc(10001), msg[8192];
+	size_t len;
+
+	if (!cgroup) {
+		CHECK(0, "allocated a cgroup path");
+		return;
+	}
+	cgroup[0] = '/';
+	memset(cgroup + 1, 'a', 9999);
+	cgroup[10000] = '\0';
+	audit_message(&e, cgroup, msg, sizeof(msg));
+	len = strlen(msg);
+	CHECK(len < sizeof(msg) && strstr(msg, " filename=\"/bin/true\" ") &&
+		      !strstr(msg, "cgroup=") && len > 17 &&
+		      !strcmp(msg + len - 17, " omitted=\"cgroup\""),
+	      "a 10000-byte cgroup path in 8192 bytes: left out, and named last: ...%s",
+	      len > 80 ? msg + len - 80 : msg);
+	cgroup[7000] = '\0';
+	audit_message(&e, cgroup, msg, sizeof(msg));
+	CHECK(strstr(msg, " cgroup=\"/aaa") && !strstr(msg, "omitted="),
+	      "a 7000-byte one fits, and nothing is named left out");
+	audit_message(&e, "/ci", msg, LINUX_AUDIT_MESSAGE_MIN);
+	len = strlen(msg);
+	CHECK(len < LINUX_AUDIT_MESSAGE_MIN && strstr(msg, "omitted=\"") &&
+		      !strcmp(msg + len - 4, "...\""),
+	      "in %d bytes, as many named as fit, then \"...\": %s", LINUX_AUDIT_MESSAGE_MIN, msg);
+	CHECK(!strcmp(audit_message(&e, "/ci", msg, LINUX_AUDIT_MESSAGE_MIN - 1), "(failed)"),
+	      "less room than LINUX_AUDIT_MESSAGE_MIN is refused");
+	free(cgroup);
 }
 
 static void audit_summary_says_what_was_lost(void)
@@ -359,7 +422,8 @@ int main(void)
 	summary_message_gives_losses_by_reason();
 	audit_message_has_the_fields_in_order();
 	audit_message_leaves_out_what_is_unknown();
-	audit_message_spells_odd_bytes_as_the_json_does();
+	audit_message_tells_hex_from_a_name_of_hex_digits();
+	audit_message_names_the_fields_it_leaves_out();
 	audit_summary_says_what_was_lost();
 	cache_keeps_both_paths_of_a_record();
 	return check_done();
