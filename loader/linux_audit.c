@@ -176,6 +176,9 @@ static void add_exec(struct message *m, const struct record *r)
 		add_string(m, "interpreter", interpreter, len);
 	if (r->cgroup)
 		add(m, "cgroup", r->cgroup);
+	else
+		add(m, "cgroup_error",
+		    record_errno(r->cgroup_err < 0 ? -r->cgroup_err : EIO, number, sizeof(number)));
 }
 
 /* " omitted=\"cgroup\"": the fields left out, if any, in the room kept for it. */

@@ -5,6 +5,8 @@
  * cache that names a record's cgroups.
  */
 #define _GNU_SOURCE /* mkdtemp() */
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -70,10 +72,26 @@ static void exec_record_carries_its_cgroup_paths(void)
 	      "rule_cgroup is the rule's path: %s", str(obj, "rule_cgroup"));
 	json_object_put(obj);
 	r.cgroup = r.rule_cgroup = NULL;
+	r.cgroup_err = r.rule_cgroup_err = -ENOENT;
 	obj = record_object(&r);
-	CHECK(!strcmp(str(obj, "cgroup"), "(null)") && !strcmp(str(obj, "rule_cgroup"), "(null)"),
-	      "cgroups that are gone are null");
+	CHECK(!strcmp(str(obj, "cgroup"), "(null)") && !strcmp(str(obj, "rule_cgroup"), "(null)") &&
+		      !strcmp(str(obj, "cgroup_error"), "ENOENT") &&
+		      !strcmp(str(obj, "rule_cgroup_error"), "ENOENT"),
+	      "cgroups that are gone are null, with _error ENOENT: %s, %s",
+	      str(obj, "cgroup_error"), str(obj, "rule_cgroup_error"));
 	json_object_put(obj);
+	r.cgroup_err = -ENAMETOOLONG;
+	obj = record_object(&r);
+	CHECK(!strcmp(str(obj, "cgroup"), "(null)") &&
+		      !strcmp(str(obj, "cgroup_error"), "ENAMETOOLONG"),
+	      "a cgroup whose path could not be found is null, and cgroup_error says why: %s",
+	      str(obj, "cgroup_error"));
+	json_object_put(obj);
+	r.cgroup = "/ci";
+	obj = record_object(&r);
+	CHECK(!strcmp(str(obj, "cgroup_error"), "(missing)"), "no cgroup_error with a path");
+	json_object_put(obj);
+	r.cgroup = NULL;
 	e.scope = ARGGUARD_SCOPE_UID;
 	obj = record_object(&r);
 	CHECK(!strcmp(str(obj, "rule_cgroup"), "(missing)"),
@@ -274,10 +292,12 @@ static void audit_message_leaves_out_what_is_unknown(void)
 	e.flags = 0;
 	e.argc = e.envc = e.orig_argc = -1;
 	e.err = 0;
+	r.cgroup_err = -ENOENT;
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && !strstr(msg, "rule_id=") &&
 		      !strstr(msg, "errno=") && !strstr(msg, "argc=") && !strstr(msg, "envc=") &&
-		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup="),
-	      "no rule_id, errno, counts, sizes or cgroup: %s", msg);
+		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup=") &&
+		      strstr(msg, " cgroup_error=\"ENOENT\""),
+	      "no rule_id, errno, counts, sizes or cgroup, and why no cgroup: %s", msg);
 }
 
 /* The message for e, with cgroup, in msg; "(failed)" if there is none. */
@@ -317,8 +337,7 @@ static void audit_message_tells_hex_from_a_name_of_hex_digits(void)
 	      "the name 2f746d702f61ff, quoted: another message than /tmp/a\\xff's: %s", other);
 	strcpy(e.filename, "/tmp/\"a\"");
 	audit_message(&e, NULL, msg, sizeof(msg));
-	CHECK(strlen(msg) > 26 && !strcmp(msg + strlen(msg) - 26, " filename=2F746D702F226122"),
-	      "a quote: the value in hex: %s", msg);
+	CHECK(strstr(msg, " filename=2F746D702F226122 "), "a quote: the value in hex: %s", msg);
 }
 
 /* A field that does not fit is left out, and the message says which. */
@@ -380,6 +399,7 @@ static void cache_keeps_both_paths_of_a_record(void)
 	const char *first, *second;
 	struct stat st;
 	bool kept = true;
+	int err;
 
 	if (!mkdtemp(root)) {
 		CHECK(0, "made a temporary directory");
@@ -396,19 +416,75 @@ static void cache_keeps_both_paths_of_a_record(void)
 		for (int j = 0; j < 20; j++) {
 			char want[16];
 
-			first = cgroup_cache_path(&cache, ids[i]);
-			second = cgroup_cache_path(&cache, ids[j]);
+			first = cgroup_cache_path(&cache, ids[i], &err);
+			second = cgroup_cache_path(&cache, ids[j], &err);
 			snprintf(want, sizeof(want), "/cg%d", i);
 			kept = kept && first && second && !strcmp(first, want);
 		}
 	}
 	CHECK(kept, "a path stays valid through the next lookup");
-	CHECK(cgroup_cache_path(&cache, 1) == NULL, "an id no cgroup has is NULL");
+	CHECK(cgroup_cache_path(&cache, 1, &err) == NULL && err == -ENOENT,
+	      "an id no cgroup has is NULL, and ENOENT");
 	cgroup_cache_free(&cache);
 	for (int i = 0; i < 20; i++) {
 		snprintf(dir, sizeof(dir), "%s/cg%d", root, i);
 		rmdir(dir);
 	}
+	rmdir(root);
+}
+
+/*
+ * A cgroup deep in a delegated subtree: 20 levels of 250-byte names, a
+ * path past PATH_MAX, which readlink() of /proc/self/fd cannot give.
+ * Walked up from its directory, or down from the root, its path comes
+ * whole.
+ */
+static void deep_directory_path_is_found_whole(void)
+{
+	enum { LEVELS = 20 };
+	char root[] = "/tmp/argguard-deep.XXXXXX", name[251], want[LEVELS * 251 + 1] = "", *path;
+	int fds[LEVELS + 1], made = 0, err;
+	struct stat st;
+
+	if (!mkdtemp(root)) {
+		CHECK(0, "made a temporary directory");
+		return;
+	}
+	for (int i = 0; i <= LEVELS; i++)
+		fds[i] = -1;
+	fds[0] = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (; made < LEVELS && fds[made] >= 0; made++) {
+		memset(name, 'a' + made, 250);
+		name[250] = '\0';
+		strcat(strcat(want, "/"), name);
+		fds[made + 1] =
+			mkdirat(fds[made], name, 0700)
+				? -1
+				: openat(fds[made], name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	CHECK(fds[LEVELS] >= 0 && strlen(want) > PATH_MAX,
+	      "made a directory %zu bytes below the root", strlen(want));
+	path = dir_path_below(fds[0], fds[LEVELS], &err);
+	CHECK(path && !strcmp(path, want), "its path, walked up: %zu bytes, %s",
+	      path ? strlen(path) : 0, path && !strcmp(path, want) ? "whole" : "not the path");
+	free(path);
+	path = dir_path_below(fds[0], fds[0], &err);
+	CHECK(path && !strcmp(path, "/"), "the root's own path is /: %s", path ? path : "(null)");
+	free(path);
+	path = dir_path_below(fds[LEVELS], fds[0], &err);
+	CHECK(!path && err == -EXDEV, "a directory not below the root: EXDEV, not %d", err);
+	free(path);
+	fstat(fds[LEVELS], &st);
+	path = cgroup_path(root, st.st_ino, &err);
+	CHECK(path && !strcmp(path, want), "found by a walk down the tree: %zu bytes, %s",
+	      path ? strlen(path) : 0, path && !strcmp(path, want) ? "whole" : "not the path");
+	free(path);
+	for (; made > 0; made--) {
+		memset(name, 'a' + made - 1, 250);
+		close(fds[made]);
+		unlinkat(fds[made - 1], name, AT_REMOVEDIR);
+	}
+	close(fds[0]);
 	rmdir(root);
 }
 
@@ -426,5 +502,6 @@ int main(void)
 	audit_message_names_the_fields_it_leaves_out();
 	audit_summary_says_what_was_lost();
 	cache_keeps_both_paths_of_a_record();
+	deep_directory_path_is_found_whole();
 	return check_done();
 }

@@ -149,6 +149,74 @@ test_record_names_the_caller() {
 	assert_eq 0 "$(jq -r .euid <<<"$records")" "euid"
 }
 
+# A cgroup deep in a delegated subtree, $CG/argguard-t-deep and 33 levels
+# of 250-byte names below it: a path of 8,300 bytes, past PATH_MAX (which
+# /proc/self/fd gives no more of) and past what an audit message holds.
+deep_cgroup_names() {
+	local i
+	for ((i = 0; i < 33; i++)); do
+		printf '%0250d\n' "$i"
+	done
+}
+DEEP_CGROUP=/argguard-t-deep$(deep_cgroup_names | sed 's|^|/|' | tr -d '\n')
+
+# in_deep_cgroup CMD...: make the deep cgroup (no path reaches it: each
+# level from the one above), and run CMD in it.
+in_deep_cgroup() {
+	(
+		cd "$CG/argguard-t-deep"
+		for name in $(deep_cgroup_names); do
+			mkdir "$name"
+			cd "$name"
+		done
+		echo "$BASHPID" >cgroup.procs
+		exec "$@"
+	)
+}
+
+# Each directory removed from its parent, deepest first.
+remove_deep_cgroup() {
+	[[ -d $CG/argguard-t-deep ]] || return 0
+	find "$CG/argguard-t-deep" -depth -type d -execdir rmdir {} + || true
+	[[ ! -d $CG/argguard-t-deep ]] || echo "could not remove $CG/argguard-t-deep" >&2
+}
+
+# An offending exec in the deep cgroup; its record, on stdout.
+exec_in_deep_cgroup() {
+	mkdir "$CG/argguard-t-deep"
+	new_records 1 in_deep_cgroup "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true
+}
+
+test_record_names_a_cgroup_deeper_than_path_max() {
+	local r
+	trap remove_deep_cgroup EXIT
+	r=$(exec_in_deep_cgroup)
+	echo "record: ${r:0:400}..."
+	assert_eq deny "$(jq -r .verdict <<<"$r")" "verdict"
+	assert_eq "${#DEEP_CGROUP}" "$(jq -r '.cgroup | length' <<<"$r")" "the cgroup path's length"
+	assert_eq "$DEEP_CGROUP" "$(jq -r .cgroup <<<"$r")" "the cgroup path"
+	assert_eq null "$(jq -r .cgroup_error <<<"$r")" "cgroup_error"
+}
+
+# Too long for an audit message, the cgroup is left out and named, and the
+# message keeps its end (res=failed), which the kernel would have cut.
+test_audit_message_names_the_cgroup_it_leaves_out() {
+	local r pid found= i
+	trap remove_deep_cgroup EXIT
+	r=$(exec_in_deep_cgroup)
+	pid=$(jq -r .pid <<<"$r")
+	for ((i = 0; i < 50; i++)); do
+		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .*pid=\"$pid\"" || true)
+		[[ -n $found ]] && break
+		sleep 0.1
+	done
+	echo "ausearch: ...${found: -300}"
+	[[ -n $found ]] || fail "expected ausearch -m TRUSTED_APP to find the denial of pid $pid"
+	[[ $found == *' filename="/bin/true" omitted="cgroup" exe='* ]] ||
+		fail "expected the message to leave the cgroup out and name it: omitted=\"cgroup\""
+	[[ $found == *' res=failed'"'"* ]] || fail "expected the message whole, to its res=failed"
+}
+
 test_log_file_is_root_adm_0640() {
 	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "owner, group and mode of the log"
 }
