@@ -229,12 +229,25 @@ static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 	sz->flags = 0;
 }
 
+/*
+ * One more in a per-CPU counter, as one atomic add: a plain n += 1 is a
+ * load, an add and a store, and a program preempted between the load and
+ * the store loses whatever another program on its CPU counted meanwhile.
+ * migrate_disable() keeps a program on its CPU, but only a kernel that
+ * cannot preempt it (PREEMPT_NONE or _VOLUNTARY, with no preemption point
+ * in BPF code) keeps a second one off that CPU: with preempt=full (Debian's
+ * PREEMPT_DYNAMIC kernels take it on the command line) or PREEMPT_RT, the
+ * LSM and fexit programs (rcu_read_lock() and migrate_disable(), neither of
+ * which stops preemption there) and the sleepable lsm.s ones can all be
+ * preempted in it. One locked add on a cache line no other CPU writes costs
+ * a few ns an exec.
+ */
 static void bump(void *map, __u32 index)
 {
 	__u64 *n = bpf_map_lookup_elem(map, &index);
 
 	if (n)
-		*n += 1;
+		__sync_fetch_and_add(n, 1);
 }
 
 static void count(__u32 index)

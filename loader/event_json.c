@@ -4,6 +4,7 @@
 #include "json_writer.h"
 #include "names.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,13 +94,25 @@ static void add_bytes(struct json_writer *w, const char *key, const char *buf, s
 	json_string(w, enc_key, "hex", 3);
 }
 
-/* A cgroup path, as add_bytes() spells it (any byte but '/' and NUL may name a cgroup); null if unknown. */
-static void add_path(struct json_writer *w, const char *key, const char *path)
+/*
+ * A cgroup path, as add_bytes() spells it (any byte but '/' and NUL may name
+ * a cgroup), however long. Without one, null, and "<key>_error" says why:
+ * "ENOENT", the cgroup is gone, or the errno of what kept its path from
+ * being found.
+ */
+static void add_path(struct json_writer *w, const char *key, const char *path, int err)
 {
-	if (path)
+	char error_key[64], number[16];
+	const char *error;
+
+	if (path) {
 		add_bytes(w, key, path, strlen(path));
-	else
-		json_null(w, key);
+		return;
+	}
+	json_null(w, key);
+	snprintf(error_key, sizeof(error_key), "%s_error", key);
+	error = record_errno(err < 0 ? -err : EIO, number, sizeof(number));
+	json_string(w, error_key, error, strlen(error));
 }
 
 /*
@@ -373,9 +386,9 @@ static void add_record(struct json_writer *w, const struct record *r)
 		add_summary(w, r);
 	} else {
 		add_event(w, r->event, r->realtime_offset_ns);
-		add_path(w, "cgroup", r->cgroup);
+		add_path(w, "cgroup", r->cgroup, r->cgroup_err);
 		if (r->event->scope == ARGGUARD_SCOPE_CGROUP)
-			add_path(w, "rule_cgroup", r->rule_cgroup);
+			add_path(w, "rule_cgroup", r->rule_cgroup, r->rule_cgroup_err);
 	}
 	json_end_object(w);
 }

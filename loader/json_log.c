@@ -103,26 +103,61 @@ static void announce_write(const struct json_log *log, struct log_ledger *ledger
 
 /*
  * Open the log for appending: root:adm 0640, so admins in group adm can
- * read it, as with the rest of /var/log.
+ * read it, as with the rest of /var/log. The daemon, root, takes what it
+ * opens for its own (fchown, fchmod), so it opens only a file that is the
+ * log and nothing else: never a symbolic link, which whoever can write the
+ * log's directory (or a world-writable one that --log names) could point at
+ * /etc/shadow; nor a file of more than one name (a hard link), nor a FIFO
+ * or a device (O_NONBLOCK: an open of a FIFO fails rather than waits). Its
+ * directories are followed: those are root's to make.
  */
 static int open_log(const char *path)
 {
 	struct group *adm = getgrnam("adm");
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		      0640);
+	int dir;
 
 	if (fd < 0) {
-		log_error("failed to open log %s: %s", path, strerror(errno));
+		/* ELOOP, or EACCES where fs.protected_symlinks guards a sticky directory */
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+			log_error("refusing to open log %s: it is a symbolic link; the log must be "
+				  "a file of its own",
+				  path);
+		else
+			log_error("failed to open log %s: %s", path, strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &st)) {
+		log_error("failed to open log %s: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		log_error("refusing to open log %s: it is %s; the log must be a file of its own",
+			  path,
+			  S_ISREG(st.st_mode) ? "a file with other names (hard links)"
+					      : "not a regular file");
+		goto out_close;
 	}
 	if (adm && fchown(fd, 0, adm->gr_gid))
 		log_error("failed to give %s to group adm: %s", path, strerror(errno));
 	/* Only argguard's own directory: --log may point anywhere. */
-	if (adm && !strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")) &&
-	    chown(ARGGUARD_LOG_DIR, 0, adm->gr_gid))
-		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	if (adm && !strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/"))) {
+		dir = open(ARGGUARD_LOG_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dir < 0 || fchown(dir, 0, adm->gr_gid))
+			log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR,
+				  strerror(errno));
+		if (dir >= 0)
+			close(dir);
+	}
 	if (fchmod(fd, 0640))
 		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
 	return fd;
+
+out_close:
+	close(fd);
+	return -1;
 }
 
 static void write_batch(struct json_log *log);

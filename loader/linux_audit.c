@@ -3,11 +3,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <netinet/in.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <utmp.h>
 
 #include <libaudit.h>
 
@@ -18,28 +21,76 @@
 struct linux_audit {
 	struct sink sink;
 	int fd;
-};
-
-/* The message being written, and the first error: every add after it does nothing. */
-struct message {
-	char *text;
-	size_t len, size;
-	int err;
+	size_t message_size; /* the room for a message: message_size() */
 };
 
 /*
- * Append " key=value": the value in quotes, or in hex when auditd could not
- * trust it as it is (as audit_encode_nv_string() does, without a malloc a
- * field). A field that does not fit is left out.
+ * The kernel logs at most AUDIT_MESSAGE_TEXT_MAX bytes of a user message
+ * and cuts the rest without a word, and audit_log_user_message() appends to
+ * ours " exe=" and this program's path (quoted, or in hex), then
+ * " hostname=? addr=? terminal=? res=failed", where a daemon run from a
+ * terminal can have a host from utmp (UT_HOSTSIZE), an address
+ * (INET6_ADDRSTRLEN) and a tty name (32 bytes). What is left is ours, so
+ * that nothing is cut: a field that does not fit is left out, and named.
  */
-static void add(struct message *m, const char *key, const char *value)
+static size_t message_size(void)
 {
-	size_t klen = strlen(key), vlen = strlen(value);
+	const size_t tail = sizeof(" exe= hostname= addr= terminal= res=failed") - 1 + UT_HOSTSIZE +
+			    INET6_ADDRSTRLEN + 32;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe));
+	ssize_t room = AUDIT_MESSAGE_TEXT_MAX - (ssize_t)tail - (n > 0 ? 2 * n : 3);
+
+	/* Installed thousands of bytes deep, argguard's messages lose their end. */
+	return room > LINUX_AUDIT_MESSAGE_MIN ? (size_t)room : LINUX_AUDIT_MESSAGE_MIN;
+}
+
+/*
+ * The message being written. A field that does not fit is left out and its
+ * key kept in omitted, which ends the message: room for that is kept all
+ * along.
+ */
+struct message {
+	char *text;
+	size_t len, size;
+	char omitted[48]; /* "cgroup,filename": the keys left out, in order */
+	bool omitted_more; /* and keys past what omitted holds: it ends in "..." */
+};
+
+#define OMITTED_ROOM (sizeof(" omitted=\"...\"") - 1 + sizeof(((struct message *)0)->omitted) - 1)
+
+/* Leave out the field key: it did not fit. */
+static void omit(struct message *m, const char *key)
+{
+	size_t used = strlen(m->omitted), klen = strlen(key);
+
+	if (used + !!used + klen >= sizeof(m->omitted)) {
+		m->omitted_more = true;
+		return;
+	}
+	if (used)
+		m->omitted[used++] = ',';
+	memcpy(m->omitted + used, key, klen + 1);
+}
+
+/*
+ * Append " key=value" as the kernel's audit_log_untrustedstring() writes a
+ * value: in double quotes, or, where a byte needs it (a quote, a blank, a
+ * control byte or any byte past 0x7e; audit_value_needs_encoding()), as
+ * bare hex digits. The quotes tell the two apart, so no value reads as
+ * another: the name "2F746D70" is written with its quotes, the bytes of
+ * "/tmp\xff" as 2F746D70FF. auditd's ausearch -i decodes the hex.
+ */
+static void add_bytes(struct message *m, const char *key, const char *value, size_t vlen)
+{
+	size_t klen = strlen(key);
 	bool hex = audit_value_needs_encoding(value, vlen);
 	char *p = m->text + m->len;
 
-	if (m->err || m->len + 2 + klen + (hex ? 2 * vlen : vlen + 2) >= m->size)
+	if (m->len + 2 + klen + (hex ? 2 * vlen : vlen + 2) + OMITTED_ROOM >= m->size) {
+		omit(m, key);
 		return;
+	}
 	*p++ = ' ';
 	memcpy(p, key, klen);
 	p += klen;
@@ -55,6 +106,11 @@ static void add(struct message *m, const char *key, const char *value)
 	}
 	*p = '\0';
 	m->len = p - m->text;
+}
+
+static void add(struct message *m, const char *key, const char *value)
+{
+	add_bytes(m, key, value, strlen(value));
 }
 
 static void add_u64(struct message *m, const char *key, uint64_t value)
@@ -73,17 +129,10 @@ static void add_s64(struct message *m, const char *key, int64_t value)
 	add(m, key, text);
 }
 
-/* A kernel string of at most max bytes, spelled as in the JSON record. */
+/* A kernel string of at most max bytes: its own bytes, quoted or in hex. */
 static void add_string(struct message *m, const char *key, const char *buf, size_t max)
 {
-	bool hex;
-	char *text = record_string(buf, max, &hex);
-
-	if (!text && !m->err)
-		m->err = -ENOMEM;
-	if (text)
-		add(m, key, text);
-	free(text);
+	add_bytes(m, key, buf, strnlen(buf, max));
 }
 
 /* The fields of an exec: those of its JSON record that auditd gets, in this order. */
@@ -129,6 +178,18 @@ static void add_exec(struct message *m, const struct record *r)
 		add_string(m, "interpreter", interpreter, len);
 	if (r->cgroup)
 		add(m, "cgroup", r->cgroup);
+	else
+		add(m, "cgroup_error",
+		    record_errno(r->cgroup_err < 0 ? -r->cgroup_err : EIO, number, sizeof(number)));
+}
+
+/* " omitted=\"cgroup\"": the fields left out, if any, in the room kept for it. */
+static void end_message(struct message *m)
+{
+	if (!m->omitted[0] && !m->omitted_more)
+		return;
+	m->len += snprintf(m->text + m->len, m->size - m->len, " omitted=\"%s%s\"", m->omitted,
+			   m->omitted_more ? "..." : "");
 }
 
 int linux_audit_message(const struct record *r, char *msg, size_t size)
@@ -136,6 +197,8 @@ int linux_audit_message(const struct record *r, char *msg, size_t size)
 	struct message m = { .text = msg, .size = size };
 	char top[RECORD_TOP_UIDS * 32];
 
+	if (size < LINUX_AUDIT_MESSAGE_MIN)
+		return -EINVAL;
 	if (r->kind == RECORD_EXEC) {
 		m.len = snprintf(msg, size, "op=argguard-exec");
 		add_exec(&m, r);
@@ -148,7 +211,8 @@ int linux_audit_message(const struct record *r, char *msg, size_t size)
 			add(&m, "suppressed_by_uid", top);
 		add_u64(&m, "lost", record_lost(&r->losses));
 	}
-	return m.err;
+	end_message(&m);
+	return 0;
 }
 
 /* A prepared record: its message, and whether the exec failed. */
@@ -159,11 +223,11 @@ struct audit_item {
 
 static void *linux_audit_prepare(struct sink *s, const struct record *r)
 {
-	char msg[MAX_AUDIT_MESSAGE_LENGTH];
+	struct linux_audit *audit = sink_container(s, struct linux_audit);
+	char msg[AUDIT_MESSAGE_TEXT_MAX];
 	struct audit_item *item;
 
-	(void)s;
-	if (linux_audit_message(r, msg, sizeof(msg)))
+	if (linux_audit_message(r, msg, audit->message_size))
 		return NULL;
 	item = malloc(sizeof(*item) + strlen(msg) + 1);
 	if (!item)
@@ -219,6 +283,10 @@ struct sink *linux_audit_open(void)
 		close(fd);
 		return NULL;
 	}
-	*audit = (struct linux_audit){ .sink = { .ops = &linux_audit_ops }, .fd = fd };
+	*audit = (struct linux_audit){
+		.sink = { .ops = &linux_audit_ops },
+		.fd = fd,
+		.message_size = message_size(),
+	};
 	return &audit->sink;
 }

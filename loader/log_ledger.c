@@ -41,14 +41,15 @@ static uint64_t count_lines(int fd, uint64_t from, uint64_t to, uint64_t *whole_
  * in settles what it counted and brings its mark. A kill can cut the write
  * short mid-line: the half line at the file's end is cut, so that the next
  * record starts a line of its own (its record counts as lost). A file that
- * is gone or another (rotated away) settles nothing: its records count as
- * lost, more than were, rather than fewer.
+ * is gone or another (rotated away, or a symbolic link put in its place)
+ * settles nothing: its records count as lost, more than were, rather than
+ * fewer.
  */
 static void settle_cut_write(struct log_ledger *l, const char *log_path,
 			     struct log_ledger_carry *carry)
 {
 	const struct log_ledger_write *w = &l->writing;
-	int fd = open(log_path, O_RDWR | O_CLOEXEC);
+	int fd = open(log_path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	uint64_t lines, end, whole_end;
 
@@ -86,7 +87,7 @@ static void settle_cut_write(struct log_ledger *l, const char *log_path,
 struct log_ledger *log_ledger_open(const char *path, const char *log_path,
 				   struct log_ledger_carry *carry)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	struct log_ledger *l = MAP_FAILED;
 	uint64_t settled;
 

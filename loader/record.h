@@ -51,9 +51,15 @@ struct record {
 	enum record_kind kind;
 	int64_t realtime_offset_ns; /* CLOCK_REALTIME - CLOCK_MONOTONIC: wall-clock times */
 	const struct argguard_event *event;
-	const char *cgroup; /* the caller's cgroup path; NULL if it is gone */
-	/* With ARGGUARD_SCOPE_CGROUP, the deciding rule's cgroup path; NULL if it is gone. */
+	/*
+	 * The caller's cgroup path, or NULL with cgroup_err: -ENOENT if it is
+	 * gone, else the negative errno of what kept its path from being found.
+	 */
+	const char *cgroup;
+	int cgroup_err;
+	/* With ARGGUARD_SCOPE_CGROUP, the deciding rule's cgroup path, or NULL as cgroup is. */
 	const char *rule_cgroup;
+	int rule_cgroup_err;
 	struct record_losses losses;
 	uint64_t interval_ns; /* how long the summary covers */
 	uint64_t end_ns; /* CLOCK_MONOTONIC: when it ends */

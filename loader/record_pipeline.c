@@ -84,9 +84,9 @@ static int log_event(void *ctx, void *data, size_t size)
 		p->malformed++;
 		return 0;
 	}
-	r.cgroup = cgroup_cache_path(&p->cgroups, e->cgroup_id);
+	r.cgroup = cgroup_cache_path(&p->cgroups, e->cgroup_id, &r.cgroup_err);
 	if (e->scope == ARGGUARD_SCOPE_CGROUP)
-		r.rule_cgroup = cgroup_cache_path(&p->cgroups, e->rule_id);
+		r.rule_cgroup = cgroup_cache_path(&p->cgroups, e->rule_id, &r.rule_cgroup_err);
 	write_record(p, &r);
 	return 0;
 }

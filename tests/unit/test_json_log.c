@@ -4,16 +4,18 @@
  * against a file whose size RLIMIT_FSIZE caps: lines gathered into one
  * write, a short write cut back to whole lines, the rest held and written
  * in order once the file can grow, and a summary's mark saved only once
- * its line is in the file.
+ * its line is in the file; a log path that is a link is refused.
  */
 #define _GNU_SOURCE /* mkdtemp() */
 #include <fcntl.h>
 #include <json-c/json.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -246,10 +248,90 @@ static void a_write_a_daemon_was_killed_in_is_settled_from_the_file(void)
 	      "the next daemon cuts the half line, keeping whole ones: '%s'", left);
 }
 
+/* What must stay as it was: the file a planted link or name points at. */
+static const char victim_text[] = "not the daemon's\n";
+
+static bool victim_untouched(const char *path, const struct stat *before)
+{
+	char text[64] = "";
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, text, sizeof(text) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n == (ssize_t)strlen(victim_text) && !strcmp(text, victim_text) &&
+	       !stat(path, &st) && st.st_uid == before->st_uid && st.st_gid == before->st_gid &&
+	       st.st_mode == before->st_mode;
+}
+
+/*
+ * The daemon, root, takes the log it opens for its own: a symbolic link or
+ * a second name (a hard link) where the log goes is refused, and its
+ * target is neither written, nor given away, nor made readable.
+ */
+static void log_that_is_a_link_is_refused(void)
+{
+	char dir[] = "/tmp/argguard-json-log-XXXXXX", victim[64], log_path[64], fifo[64];
+	struct stat before = { 0 };
+	struct sink *s;
+	int fd;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "made a temporary directory");
+		return;
+	}
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(log_path, sizeof(log_path), "%s/events.jsonl", dir);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	fd = open(victim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	CHECK(fd >= 0 && write(fd, victim_text, strlen(victim_text)) > 0 && !fstat(fd, &before),
+	      "made the file a link will point at");
+	if (fd >= 0)
+		close(fd);
+
+	CHECK(symlink(victim, log_path) == 0, "planted a symbolic link at the log's path");
+	s = json_log_open(log_path);
+	CHECK(!s, "a log that is a symbolic link is refused");
+	CHECK(victim_untouched(victim, &before),
+	      "the link's target keeps its bytes, owner and mode");
+	if (s)
+		s->ops->close(s);
+	unlink(log_path);
+
+	CHECK(link(victim, log_path) == 0, "planted a hard link at the log's path");
+	s = json_log_open(log_path);
+	CHECK(!s, "a log that is another name of a file is refused");
+	CHECK(victim_untouched(victim, &before), "the file keeps its bytes, owner and mode");
+	if (s)
+		s->ops->close(s);
+	unlink(log_path);
+
+	/* With a reader, so that an open for writing does not wait for one. */
+	fd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	CHECK(fd >= 0, "made a FIFO, and opened it for reading");
+	s = json_log_open(fifo);
+	CHECK(!s, "a log that is a FIFO is refused");
+	if (s)
+		s->ops->close(s);
+	if (fd >= 0)
+		close(fd);
+
+	s = json_log_open(log_path);
+	CHECK(s, "a log that is not there yet is made");
+	if (s)
+		s->ops->close(s);
+	unlink(log_path);
+	unlink(fifo);
+	unlink(victim);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	short_writes_hold_whole_lines_in_order();
 	unsettled_records_carry_over_until_counted();
 	a_write_a_daemon_was_killed_in_is_settled_from_the_file();
+	log_that_is_a_link_is_refused();
 	return check_done();
 }

@@ -5,6 +5,8 @@
  * cache that names a record's cgroups.
  */
 #define _GNU_SOURCE /* mkdtemp() */
+#include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -70,10 +72,26 @@ static void exec_record_carries_its_cgroup_paths(void)
 	      "rule_cgroup is the rule's path: %s", str(obj, "rule_cgroup"));
 	json_object_put(obj);
 	r.cgroup = r.rule_cgroup = NULL;
+	r.cgroup_err = r.rule_cgroup_err = -ENOENT;
 	obj = record_object(&r);
-	CHECK(!strcmp(str(obj, "cgroup"), "(null)") && !strcmp(str(obj, "rule_cgroup"), "(null)"),
-	      "cgroups that are gone are null");
+	CHECK(!strcmp(str(obj, "cgroup"), "(null)") && !strcmp(str(obj, "rule_cgroup"), "(null)") &&
+		      !strcmp(str(obj, "cgroup_error"), "ENOENT") &&
+		      !strcmp(str(obj, "rule_cgroup_error"), "ENOENT"),
+	      "cgroups that are gone are null, with _error ENOENT: %s, %s",
+	      str(obj, "cgroup_error"), str(obj, "rule_cgroup_error"));
 	json_object_put(obj);
+	r.cgroup_err = -ENAMETOOLONG;
+	obj = record_object(&r);
+	CHECK(!strcmp(str(obj, "cgroup"), "(null)") &&
+		      !strcmp(str(obj, "cgroup_error"), "ENAMETOOLONG"),
+	      "a cgroup whose path could not be found is null, and cgroup_error says why: %s",
+	      str(obj, "cgroup_error"));
+	json_object_put(obj);
+	r.cgroup = "/ci";
+	obj = record_object(&r);
+	CHECK(!strcmp(str(obj, "cgroup_error"), "(missing)"), "no cgroup_error with a path");
+	json_object_put(obj);
+	r.cgroup = NULL;
 	e.scope = ARGGUARD_SCOPE_UID;
 	obj = record_object(&r);
 	CHECK(!strcmp(str(obj, "rule_cgroup"), "(missing)"),
@@ -282,11 +300,13 @@ static void audit_message_leaves_out_what_is_unknown(void)
 	e.flags = 0;
 	e.argc = e.envc = e.orig_argc = -1;
 	e.err = 0;
+	r.cgroup_err = -ENOENT;
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && !strstr(msg, "rule_id=") &&
 		      !strstr(msg, "errno=") && !strstr(msg, "argc=") && !strstr(msg, "envc=") &&
 		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup=") &&
-		      !strstr(msg, "userns_owner="),
-	      "no rule_id, errno, counts, sizes, cgroup or userns_owner: %s", msg);
+		      !strstr(msg, "userns_owner=") && strstr(msg, " cgroup_error=\"ENOENT\""),
+	      "no rule_id, errno, counts, sizes, cgroup or userns_owner, and why no cgroup: %s",
+	      msg);
 }
 
 /* A subordinate uid's exec, in a namespace that owner made. */
@@ -314,17 +334,79 @@ static void audit_message_names_the_user_namespace_owner(void)
 	      "a namespace root made: %s", msg);
 }
 
-static void audit_message_spells_odd_bytes_as_the_json_does(void)
+/* The message for e, with cgroup, in msg; "(failed)" if there is none. */
+static const char *audit_message(struct argguard_event *e, const char *cgroup, char *msg,
+				 size_t size)
+{
+	struct record r = { .kind = RECORD_EXEC, .event = e, .cgroup = cgroup };
+
+	if (linux_audit_message(&r, msg, size))
+		strcpy(msg, "(failed)");
+	return msg;
+}
+
+/*
+ * As the kernel writes an untrusted string: quoted as it is, or, where a
+ * byte needs it, as bare hex. A name made of hex digits keeps its quotes,
+ * so it never reads as the bytes those digits spell.
+ */
+static void audit_message_tells_hex_from_a_name_of_hex_digits(void)
 {
 	struct argguard_event e = sample();
-	struct record r = { .kind = RECORD_EXEC, .event = &e };
-	char msg[8192];
+	char msg[8192], other[8192];
 
 	strcpy(e.comm, "a b");
-	strcpy(e.filename, "/tmp/\xff");
-	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && strstr(msg, " comm=612062 ") &&
-		      strstr(msg, " filename=\"2f746d702fff\""),
-	      "a blank in hex for auditd, other bytes in hex as in the JSON: %s", msg);
+	strcpy(e.filename, "/tmp/a\xff");
+	audit_message(&e, "/ci/\xc3\xa9", msg, sizeof(msg));
+	CHECK(strstr(msg, " comm=612062 ") && strstr(msg, " filename=2F746D702F61FF ") &&
+		      strstr(msg, " cgroup=2F63692FC3A9"),
+	      "a blank, a byte past 0x7e: the value in bare hex: %s", msg);
+	strcpy(e.filename, "2F746D702F61FF");
+	audit_message(&e, "/ci/\xc3\xa9", other, sizeof(other));
+	CHECK(strstr(other, " filename=\"2F746D702F61FF\" ") && strcmp(msg, other),
+	      "the name 2F746D702F61FF, quoted: another message than /tmp/a\\xff's: %s", other);
+	strcpy(e.filename, "2f746d702f61ff");
+	audit_message(&e, "/ci/\xc3\xa9", other, sizeof(other));
+	CHECK(strstr(other, " filename=\"2f746d702f61ff\" ") && strcmp(msg, other),
+	      "the name 2f746d702f61ff, quoted: another message than /tmp/a\\xff's: %s", other);
+	strcpy(e.filename, "/tmp/\"a\"");
+	audit_message(&e, NULL, msg, sizeof(msg));
+	CHECK(strstr(msg, " filename=2F746D702F226122 "), "a quote: the value in hex: %s", msg);
+}
+
+/* A field that does not fit is left out, and the message says which. */
+static void audit_message_names_the_fields_it_leaves_out(void)
+{
+	struct argguard_event e = sample();
+	char *cgroup = malloc(10001), msg[8192];
+	size_t len;
+
+	if (!cgroup) {
+		CHECK(0, "allocated a cgroup path");
+		return;
+	}
+	cgroup[0] = '/';
+	memset(cgroup + 1, 'a', 9999);
+	cgroup[10000] = '\0';
+	audit_message(&e, cgroup, msg, sizeof(msg));
+	len = strlen(msg);
+	CHECK(len < sizeof(msg) && strstr(msg, " filename=\"/bin/true\" ") &&
+		      !strstr(msg, "cgroup=") && len > 17 &&
+		      !strcmp(msg + len - 17, " omitted=\"cgroup\""),
+	      "a 10000-byte cgroup path in 8192 bytes: left out, and named last: ...%s",
+	      len > 80 ? msg + len - 80 : msg);
+	cgroup[7000] = '\0';
+	audit_message(&e, cgroup, msg, sizeof(msg));
+	CHECK(strstr(msg, " cgroup=\"/aaa") && !strstr(msg, "omitted="),
+	      "a 7000-byte one fits, and nothing is named left out");
+	audit_message(&e, "/ci", msg, LINUX_AUDIT_MESSAGE_MIN);
+	len = strlen(msg);
+	CHECK(len < LINUX_AUDIT_MESSAGE_MIN && strstr(msg, "omitted=\"") &&
+		      !strcmp(msg + len - 4, "...\""),
+	      "in %d bytes, as many named as fit, then \"...\": %s", LINUX_AUDIT_MESSAGE_MIN, msg);
+	CHECK(!strcmp(audit_message(&e, "/ci", msg, LINUX_AUDIT_MESSAGE_MIN - 1), "(failed)"),
+	      "less room than LINUX_AUDIT_MESSAGE_MIN is refused");
+	free(cgroup);
 }
 
 static void audit_summary_says_what_was_lost(void)
@@ -351,6 +433,7 @@ static void cache_keeps_both_paths_of_a_record(void)
 	const char *first, *second;
 	struct stat st;
 	bool kept = true;
+	int err;
 
 	if (!mkdtemp(root)) {
 		CHECK(0, "made a temporary directory");
@@ -367,19 +450,75 @@ static void cache_keeps_both_paths_of_a_record(void)
 		for (int j = 0; j < 20; j++) {
 			char want[16];
 
-			first = cgroup_cache_path(&cache, ids[i]);
-			second = cgroup_cache_path(&cache, ids[j]);
+			first = cgroup_cache_path(&cache, ids[i], &err);
+			second = cgroup_cache_path(&cache, ids[j], &err);
 			snprintf(want, sizeof(want), "/cg%d", i);
 			kept = kept && first && second && !strcmp(first, want);
 		}
 	}
 	CHECK(kept, "a path stays valid through the next lookup");
-	CHECK(cgroup_cache_path(&cache, 1) == NULL, "an id no cgroup has is NULL");
+	CHECK(cgroup_cache_path(&cache, 1, &err) == NULL && err == -ENOENT,
+	      "an id no cgroup has is NULL, and ENOENT");
 	cgroup_cache_free(&cache);
 	for (int i = 0; i < 20; i++) {
 		snprintf(dir, sizeof(dir), "%s/cg%d", root, i);
 		rmdir(dir);
 	}
+	rmdir(root);
+}
+
+/*
+ * A cgroup deep in a delegated subtree: 20 levels of 250-byte names, a
+ * path past PATH_MAX, which readlink() of /proc/self/fd cannot give.
+ * Walked up from its directory, or down from the root, its path comes
+ * whole.
+ */
+static void deep_directory_path_is_found_whole(void)
+{
+	enum { LEVELS = 20 };
+	char root[] = "/tmp/argguard-deep.XXXXXX", name[251], want[LEVELS * 251 + 1] = "", *path;
+	int fds[LEVELS + 1], made = 0, err;
+	struct stat st;
+
+	if (!mkdtemp(root)) {
+		CHECK(0, "made a temporary directory");
+		return;
+	}
+	for (int i = 0; i <= LEVELS; i++)
+		fds[i] = -1;
+	fds[0] = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (; made < LEVELS && fds[made] >= 0; made++) {
+		memset(name, 'a' + made, 250);
+		name[250] = '\0';
+		strcat(strcat(want, "/"), name);
+		fds[made + 1] =
+			mkdirat(fds[made], name, 0700)
+				? -1
+				: openat(fds[made], name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	CHECK(fds[LEVELS] >= 0 && strlen(want) > PATH_MAX,
+	      "made a directory %zu bytes below the root", strlen(want));
+	path = dir_path_below(fds[0], fds[LEVELS], &err);
+	CHECK(path && !strcmp(path, want), "its path, walked up: %zu bytes, %s",
+	      path ? strlen(path) : 0, path && !strcmp(path, want) ? "whole" : "not the path");
+	free(path);
+	path = dir_path_below(fds[0], fds[0], &err);
+	CHECK(path && !strcmp(path, "/"), "the root's own path is /: %s", path ? path : "(null)");
+	free(path);
+	path = dir_path_below(fds[LEVELS], fds[0], &err);
+	CHECK(!path && err == -EXDEV, "a directory not below the root: EXDEV, not %d", err);
+	free(path);
+	fstat(fds[LEVELS], &st);
+	path = cgroup_path(root, st.st_ino, &err);
+	CHECK(path && !strcmp(path, want), "found by a walk down the tree: %zu bytes, %s",
+	      path ? strlen(path) : 0, path && !strcmp(path, want) ? "whole" : "not the path");
+	free(path);
+	for (; made > 0; made--) {
+		memset(name, 'a' + made - 1, 250);
+		close(fds[made]);
+		unlinkat(fds[made - 1], name, AT_REMOVEDIR);
+	}
+	close(fds[0]);
 	rmdir(root);
 }
 
@@ -394,8 +533,10 @@ int main(void)
 	audit_message_has_the_fields_in_order();
 	audit_message_leaves_out_what_is_unknown();
 	audit_message_names_the_user_namespace_owner();
-	audit_message_spells_odd_bytes_as_the_json_does();
+	audit_message_tells_hex_from_a_name_of_hex_digits();
+	audit_message_names_the_fields_it_leaves_out();
 	audit_summary_says_what_was_lost();
 	cache_keeps_both_paths_of_a_record();
+	deep_directory_path_is_found_whole();
 	return check_done();
 }

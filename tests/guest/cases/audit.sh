@@ -149,6 +149,74 @@ test_record_names_the_caller() {
 	assert_eq 0 "$(jq -r .euid <<<"$records")" "euid"
 }
 
+# A cgroup deep in a delegated subtree, $CG/argguard-t-deep and 33 levels
+# of 250-byte names below it: a path of 8,300 bytes, past PATH_MAX (which
+# /proc/self/fd gives no more of) and past what an audit message holds.
+deep_cgroup_names() {
+	local i
+	for ((i = 0; i < 33; i++)); do
+		printf '%0250d\n' "$i"
+	done
+}
+DEEP_CGROUP=/argguard-t-deep$(deep_cgroup_names | sed 's|^|/|' | tr -d '\n')
+
+# in_deep_cgroup CMD...: make the deep cgroup (no path reaches it: each
+# level from the one above), and run CMD in it.
+in_deep_cgroup() {
+	(
+		cd "$CG/argguard-t-deep"
+		for name in $(deep_cgroup_names); do
+			mkdir "$name"
+			cd "$name"
+		done
+		echo "$BASHPID" >cgroup.procs
+		exec "$@"
+	)
+}
+
+# Each directory removed from its parent, deepest first.
+remove_deep_cgroup() {
+	[[ -d $CG/argguard-t-deep ]] || return 0
+	find "$CG/argguard-t-deep" -depth -type d -execdir rmdir {} + || true
+	[[ ! -d $CG/argguard-t-deep ]] || echo "could not remove $CG/argguard-t-deep" >&2
+}
+
+# An offending exec in the deep cgroup; its record, on stdout.
+exec_in_deep_cgroup() {
+	mkdir "$CG/argguard-t-deep"
+	new_records 1 in_deep_cgroup "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true
+}
+
+test_record_names_a_cgroup_deeper_than_path_max() {
+	local r
+	trap remove_deep_cgroup EXIT
+	r=$(exec_in_deep_cgroup)
+	echo "record: ${r:0:400}..."
+	assert_eq deny "$(jq -r .verdict <<<"$r")" "verdict"
+	assert_eq "${#DEEP_CGROUP}" "$(jq -r '.cgroup | length' <<<"$r")" "the cgroup path's length"
+	assert_eq "$DEEP_CGROUP" "$(jq -r .cgroup <<<"$r")" "the cgroup path"
+	assert_eq null "$(jq -r .cgroup_error <<<"$r")" "cgroup_error"
+}
+
+# Too long for an audit message, the cgroup is left out and named, and the
+# message keeps its end (res=failed), which the kernel would have cut.
+test_audit_message_names_the_cgroup_it_leaves_out() {
+	local r pid found= i
+	trap remove_deep_cgroup EXIT
+	r=$(exec_in_deep_cgroup)
+	pid=$(jq -r .pid <<<"$r")
+	for ((i = 0; i < 50; i++)); do
+		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .*pid=\"$pid\"" || true)
+		[[ -n $found ]] && break
+		sleep 0.1
+	done
+	echo "ausearch: ...${found: -300}"
+	[[ -n $found ]] || fail "expected ausearch -m TRUSTED_APP to find the denial of pid $pid"
+	[[ $found == *' filename="/bin/true" omitted="cgroup" exe='* ]] ||
+		fail "expected the message to leave the cgroup out and name it: omitted=\"cgroup\""
+	[[ $found == *' res=failed'"'"* ]] || fail "expected the message whole, to its res=failed"
+}
+
 test_log_file_is_root_adm_0640() {
 	assert_eq "root:adm 640" "$(stat -c '%U:%G %a' "$EVENT_LOG")" "owner, group and mode of the log"
 }
@@ -160,6 +228,65 @@ put_back_log() {
 	[[ ! -f $EVENT_LOG ]] || cat "$EVENT_LOG" >>"$EVENT_LOG.1"
 	mv "$EVENT_LOG.1" "$EVENT_LOG"
 	reopen_log
+}
+
+# A file the daemon must never touch, root's own as /etc/shadow is (and,
+# like it, outside a sticky world-writable directory, where
+# fs.protected_regular would stop root's O_CREAT open): its owner, mode and
+# bytes, as plant_victim made them and victim_state reads them.
+VICTIM=/etc/argguard-t-victim
+plant_victim() {
+	printf 'not the daemon'"'"'s\n' >"$VICTIM"
+	chown 0:0 "$VICTIM"
+	chmod 0600 "$VICTIM"
+}
+victim_state() { echo "$(stat -c '%u:%g %a' "$VICTIM") $(cat "$VICTIM")"; }
+VICTIM_PLANTED="0:0 600 not the daemon's"
+
+# --log names a path in a directory the tester can write (not a sticky
+# world-writable one, where fs.protected_symlinks would stop root following
+# the link), where the tester has put a symbolic link to a file of root's:
+# argguard run refuses, naming the path, and the link's target keeps its
+# owner, mode and bytes.
+test_run_refuses_a_log_that_is_a_symlink() {
+	local dir=/tmp/argguard-t-logdir out status=0
+	trap 'rm -rf '"$dir $VICTIM"'; systemctl start argguard.service' EXIT
+	mkdir -m 0755 "$dir"
+	chown $TESTER:$TESTER "$dir"
+	plant_victim
+	"${AS_TESTER[@]}" ln -s "$VICTIM" "$dir/events.jsonl"
+	systemctl stop argguard.service
+	out=$(timeout 60 argguard run --log "$dir/events.jsonl" 2>&1) || status=$?
+	echo "$out" | tail -n 3
+	assert_eq 1 "$status" "argguard run's exit status"
+	[[ $out == *"refusing to open log $dir/events.jsonl: it is a symbolic link"* ]] ||
+		fail "expected an error naming $dir/events.jsonl a symbolic link"
+	assert_eq "$VICTIM_PLANTED" "$(victim_state)" "the link's target: owner, mode and bytes"
+}
+
+# After a rotation, someone who can write the log's directory puts a
+# symbolic link where the log was: the daemon's reopen (logrotate's
+# SIGUSR1) refuses it, says so, and keeps writing to the log it had.
+test_reopen_refuses_a_log_replaced_by_a_symlink() {
+	local limit before i
+	limit=$(live_limit)
+	trap 'rm -f "$EVENT_LOG" "$VICTIM"; put_back_log' EXIT
+	plant_victim
+	mv "$EVENT_LOG" "$EVENT_LOG.1"
+	ln -s "$VICTIM" "$EVENT_LOG"
+	reopen_log
+	daemon_says "refusing to open log $EVENT_LOG: it is a symbolic link" ||
+		fail "expected the daemon to refuse $EVENT_LOG, a symbolic link, and say so"
+	before=$(wc -l <"$EVENT_LOG.1")
+	expect E2BIG "an exec over the limit" "$HELPERS/execsize" $((limit + 1)) 0 /bin/true
+	for ((i = 0; i < 100; i++)); do
+		(($(wc -l <"$EVENT_LOG.1") > before)) && break
+		sleep 0.1
+	done
+	assert_eq "$VICTIM_PLANTED" "$(victim_state)" "the link's target: owner, mode and bytes"
+	tail -n +$((before + 1)) "$EVENT_LOG.1" |
+		jq -se --argjson n $((limit + 1)) 'map(select(.argv_bytes == $n)) | length == 1' >/dev/null ||
+		fail "expected the record in the log the daemon kept, $EVENT_LOG.1"
 }
 
 test_sigusr1_reopens_the_log() {
