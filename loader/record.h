@@ -56,9 +56,9 @@ struct record {
 	 * gone, else the negative errno of what kept its path from being found.
 	 */
 	const char *cgroup;
-	int cgroup_err;
 	/* With ARGGUARD_SCOPE_CGROUP, the deciding rule's cgroup path, or NULL as cgroup is. */
 	const char *rule_cgroup;
+	int cgroup_err;
 	int rule_cgroup_err;
 	struct record_losses losses;
 	uint64_t interval_ns; /* how long the summary covers */

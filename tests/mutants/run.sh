@@ -12,10 +12,11 @@
 # "catch-ctest:" line instead: host ctest tests, run in the configured copy
 # without a guest. Prints one line per mutant and exits nonzero if any was
 # missed. A guest boot per mutant, so this is slow and not part of
-# tests/run-all.sh; --host runs only the catch-ctest ones, with no kernel
-# and no guest, as ctest's mutants_host does in CI.
+# tests/run-all.sh; --host runs only the catch-ctest ones, with no guest,
+# as ctest's mutants_host does in CI (a "build: TARGET" line names what to
+# build for the test, where that is not a target of the test's own name).
 #
-# usage: tests/mutants/run.sh [--host | NAME...]   (default: every patch)
+# usage: tests/mutants/run.sh [--host KERNEL_DIR | NAME...]   (default: every patch)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,17 +32,21 @@ run_ctest_mutant() {
 		echo "does not configure (see $work/build.log)"
 		return
 	fi
-	# Without a kernel: a test whose program is a target of its name needs
-	# only that target built; a script (runner_selftest) needs none.
-	if [[ -z $kernel ]]; then
+	# Build only what the test runs: the target its "build:" line names, else
+	# a target of the test's own name, else (a script) none.
+	targets=(--target "$(sed -n 's/^build: //p' "$work/mutant.patch")")
+	if [[ ${targets[1]} == "" ]]; then
 		targets=(--target help)
 		[[ $'\n'$(cmake --build "$work/build" --target help)$'\n' == *$'\n'"... $catch"$'\n'* ]] &&
 			targets=(--target "$catch")
 	fi
 	if ! cmake --build "$work/build" -j"$(nproc)" "${targets[@]}" >>"$work/build.log" 2>&1; then
 		echo "does not build (see $work/build.log)"
-	elif ctest --test-dir "$work/build" -R "^($catch)$" --output-on-failure >"$work/ctest.log" 2>&1; then
+	elif ctest --test-dir "$work/build" -R "^($catch)$" --output-on-failure --no-tests=error \
+		>"$work/ctest.log" 2>&1; then
 		echo "MISSED (see $work/ctest.log)"
+	elif grep -q 'No tests were found' "$work/ctest.log"; then
+		echo "no test matches '$catch' in this configuration (see $work/ctest.log)"
 	else
 		echo "caught: $(grep -m 1 -E '^not ok' "$work/ctest.log" || echo "ctest -R '$catch' failed")"
 		rm -rf "$work"
@@ -63,6 +68,7 @@ run_mutant() {
 		}
 	fi
 	(cd "$ROOT" && git ls-files -z | sort -zu | xargs -0 cp --parents -t "$work")
+	cp "$patch" "$work/mutant.patch"
 	if ! patch -s -p1 -d "$work" <"$patch"; then
 		echo "does not apply"
 		return
@@ -91,6 +97,7 @@ run_mutant() {
 main() {
 	local kernel='' name patch result missed=0
 	if [[ ${1:-} == --host ]]; then
+		kernel=${2:?--host needs the kernel dir the build was configured with}
 		mapfile -t names < <(grep -l '^catch-ctest: ' "$ROOT"/tests/mutants/*.patch)
 		set -- "${names[@]}"
 	else
