@@ -17,8 +17,16 @@
 #include "names.h"
 #include "recovery.h"
 
-/* The safe default of a fresh start with no policy that applies. */
+/*
+ * The safe default of a fresh start with no policy that applies: the
+ * shipped file's limit and record rates (loader/argguard.conf).
+ */
 #define DEFAULT_MAX_TOTAL_BYTES (1U << 20)
+#define DEFAULT_EVENT_RATE 10
+#define DEFAULT_EVENT_BURST 100
+#define DEFAULT_EVENT_RATE_TOTAL 100
+#define DEFAULT_POLICY_TEXT \
+	"mode enforce, max_total_bytes 1M, event_rate 10, event_burst 100, event_rate_total 100"
 
 int apply_lock(void)
 {
@@ -252,6 +260,9 @@ int policy_apply_at_start(const char *path)
 	policy_init(&safe);
 	safe.mode = ARGGUARD_MODE_ENFORCE;
 	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
+	safe.event_rate = DEFAULT_EVENT_RATE;
+	safe.event_burst = DEFAULT_EVENT_BURST;
+	safe.event_rate_total = DEFAULT_EVENT_RATE_TOTAL;
 	if (apply_policy(&safe, err, sizeof(err))) {
 		log_error("failed to apply even the built-in default policy: %s", err);
 		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
@@ -259,10 +270,9 @@ int policy_apply_at_start(const char *path)
 		ret = -1;
 		goto out;
 	}
-	log_notice("in force instead: the built-in default (mode enforce, max_total_bytes 1M)");
+	log_notice("in force instead: the built-in default (" DEFAULT_POLICY_TEXT ")");
 	set_status(false,
-		   "%s not applied: %s; in force: the built-in default (mode enforce, "
-		   "max_total_bytes 1M)",
+		   "%s not applied: %s; in force: the built-in default (" DEFAULT_POLICY_TEXT ")",
 		   path, why);
 out:
 	apply_unlock(lock);
