@@ -182,6 +182,7 @@ static const char help_policy_examples[] =
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
+	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
 static const char help_tail[] =
