@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The JSON-lines log: one record a line, appended whole. While the file
- * cannot be written (a full disk), records are held back, oldest first, and
- * written as soon as it can; past MAX_PENDING of them, they are given up on
- * and counted.
+ * cannot be written (a full disk, or a file at the size limit the unit sets,
+ * RLIMIT_FSIZE), records are held back, oldest first, and written as soon
+ * as it can; past MAX_PENDING of them, they are given up on and counted.
  */
 #define _GNU_SOURCE /* asprintf() */
 #include "json_log.h"
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -141,30 +142,53 @@ static void json_log_reopen(struct sink *s)
 }
 
 /*
- * Append one line whole, or not at all: a short write (disk full) is cut
- * back so that the file never holds half a record.
+ * Say why a write of the log failed (n: what write() returned, err: its
+ * errno, end: the file's end after it, or -1), once as records start to be
+ * held back. At the size limit (RLIMIT_FSIZE: the unit's LimitFSIZE=), a
+ * write falls short at the limit, and the next fails with EFBIG.
+ */
+static void write_failed(struct json_log *log, ssize_t n, int err, off_t end)
+{
+	struct rlimit lim;
+
+	if (log->write_errors++ && log->n_pending)
+		return;
+	if (!getrlimit(RLIMIT_FSIZE, &lim) && lim.rlim_cur != RLIM_INFINITY &&
+	    ((n < 0 && err == EFBIG) || (n >= 0 && end >= 0 && (rlim_t)end >= lim.rlim_cur)))
+		log_error("failed to write %s: it has reached the size limit of %llu bytes "
+			  "(LimitFSIZE= of argguard.service); holding records until logrotate "
+			  "moves it away",
+			  log->path, (unsigned long long)lim.rlim_cur);
+	else
+		log_error("failed to write %s: %s; holding records until it can be written",
+			  log->path, n < 0 ? strerror(err) : "short write");
+}
+
+/*
+ * Append one line whole, or not at all: a short write (disk full, or the
+ * size limit) is cut back so that the file never holds half a record.
  */
 static bool append_line(struct json_log *log, const struct log_item *item)
 {
 	ssize_t n;
 	off_t after;
+	int err;
 
 	announce_write(log, item->ledger, 1, item->len, item->mark.summary ? item->len : 0,
 		       &item->mark);
 	n = write(log->fd, item->line, item->len);
+	err = errno;
 	if (n == (ssize_t)item->len) {
 		written(item->ledger, 1, &item->mark);
 		log_ledger_end_write(item->ledger);
 		return true;
 	}
 	/* O_APPEND: the short write ended at the end of the file. */
-	after = n > 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
-	if (after >= n && ftruncate(log->fd, after - n))
+	after = n >= 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
+	if (n > 0 && after >= n && ftruncate(log->fd, after - n))
 		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
 	log_ledger_end_write(item->ledger);
-	if (!log->write_errors++ || log->n_pending == 0)
-		log_error("failed to write %s: %s; holding records until it can be written",
-			  log->path, n < 0 ? strerror(errno) : "short write");
+	write_failed(log, n, err, after);
 	return false;
 }
 
@@ -241,12 +265,14 @@ static void write_batch(struct json_log *log)
 	size_t done = 0, next, lines;
 	ssize_t n;
 	off_t after;
+	int err;
 
 	if (!log->batch_len)
 		return;
 	announce_write(log, log->ledger, log->batch_lines, log->batch_len, log->summary_end,
 		       &log->batch_mark);
 	n = write(log->fd, log->batch, log->batch_len);
+	err = errno;
 	if (n == (ssize_t)log->batch_len) {
 		done = log->batch_len;
 	} else {
@@ -254,13 +280,12 @@ static void write_batch(struct json_log *log)
 			if (log->batch[i] == '\n')
 				done = i + 1;
 		/* O_APPEND: the short write ended at the end of the file. */
-		after = n > (ssize_t)done ? lseek(log->fd, 0, SEEK_CUR) : -1;
-		if (after >= n - (ssize_t)done && ftruncate(log->fd, after - (n - done)))
+		after = n >= 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
+		if (n > (ssize_t)done && after >= n - (ssize_t)done &&
+		    ftruncate(log->fd, after - (n - done)))
 			log_error("failed to cut a partial record from %s: %s", log->path,
 				  strerror(errno));
-		if (!log->write_errors++ || log->n_pending == 0)
-			log_error("failed to write %s: %s; holding records until it can be written",
-				  log->path, n < 0 ? strerror(errno) : "short write");
+		write_failed(log, n, err, after);
 	}
 	lines = log->batch_lines;
 	if (done < log->batch_len) /* a short write: count what went in */
