@@ -103,24 +103,40 @@ static void announce_write(const struct json_log *log, struct log_ledger *ledger
 }
 
 /*
+ * argguard's own log directory, root:adm 0750, made if it is missing. Not
+ * the unit's LogsDirectory=: for a service with no User=, systemd gives
+ * that directory and all in it to root:root at each start (unless it is
+ * root:root already), and so takes rotated logs from group adm.
+ */
+static void make_log_dir(const struct group *adm)
+{
+	if (mkdir(ARGGUARD_LOG_DIR, 0750) && errno != EEXIST)
+		log_error("failed to make %s: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	if (adm && chown(ARGGUARD_LOG_DIR, 0, adm->gr_gid))
+		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	if (chmod(ARGGUARD_LOG_DIR, 0750))
+		log_error("failed to make %s mode 0750: %s", ARGGUARD_LOG_DIR, strerror(errno));
+}
+
+/*
  * Open the log for appending: root:adm 0640, so admins in group adm can
  * read it, as with the rest of /var/log.
  */
 static int open_log(const char *path)
 {
 	struct group *adm = getgrnam("adm");
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	int fd;
 
+	/* Only argguard's own directory: --log may point anywhere. */
+	if (!strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")))
+		make_log_dir(adm);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
 	if (fd < 0) {
 		log_error("failed to open log %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (adm && fchown(fd, 0, adm->gr_gid))
 		log_error("failed to give %s to group adm: %s", path, strerror(errno));
-	/* Only argguard's own directory: --log may point anywhere. */
-	if (adm && !strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")) &&
-	    chown(ARGGUARD_LOG_DIR, 0, adm->gr_gid))
-		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
 	if (fchmod(fd, 0640))
 		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
 	return fd;
