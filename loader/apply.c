@@ -23,10 +23,10 @@
  */
 #define DEFAULT_MAX_TOTAL_BYTES (1U << 20)
 #define DEFAULT_EVENT_RATE 10
-#define DEFAULT_EVENT_BURST 100
+#define DEFAULT_EVENT_BURST 50
 #define DEFAULT_EVENT_RATE_TOTAL 100
 #define DEFAULT_POLICY_TEXT \
-	"mode enforce, max_total_bytes 1M, event_rate 10, event_burst 100, event_rate_total 100"
+	"mode enforce, max_total_bytes 1M, event_rate 10, event_burst 50, event_rate_total 100"
 
 int apply_lock(void)
 {
