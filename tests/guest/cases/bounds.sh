@@ -55,6 +55,7 @@ test_shipped_policy_keeps_one_users_records_within_its_rate() {
 	wait "$flood" || fail "the flood had an exec allowed: $(cat /tmp/argguard-flood.out)"
 	t1=${EPOCHREALTIME/./}
 	refused=$(cat /tmp/argguard-flood.out)
+	[[ $refused =~ ^[0-9]+$ ]] || fail "the flood had an exec allowed (it printed no count)"
 	for ((i = 0; i < 60; i++)); do
 		records=$(nobody_records "$before")
 		held=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -s '[.[] | select(.verdict == "summary") |
