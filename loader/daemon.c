@@ -95,7 +95,9 @@ int run_daemon(const struct run_opts *opts)
 	/*
 	 * The unit caps the files the daemon writes (LimitFSIZE=): past the
 	 * cap, a write fails with EFBIG, and the log holds its records until
-	 * logrotate moves it away, rather than the daemon dying of SIGXFSZ.
+	 * logrotate moves it away. The log writes from its sink's thread,
+	 * which blocks every signal, so its SIGXFSZ never lands; any other
+	 * write past the cap must fail the same way, not kill the daemon.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
 	if (programs_lock() < 0)
