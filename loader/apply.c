@@ -17,8 +17,16 @@
 #include "names.h"
 #include "recovery.h"
 
-/* The safe default of a fresh start with no policy that applies. */
+/*
+ * The safe default of a fresh start with no policy that applies: the
+ * shipped file's limit and record rates (loader/argguard.conf).
+ */
 #define DEFAULT_MAX_TOTAL_BYTES (1U << 20)
+#define DEFAULT_EVENT_RATE 10
+#define DEFAULT_EVENT_BURST 50
+#define DEFAULT_EVENT_RATE_TOTAL 100
+#define DEFAULT_POLICY_TEXT \
+	"mode enforce, max_total_bytes 1M, event_rate 10, event_burst 50, event_rate_total 100"
 
 int apply_lock(void)
 {
@@ -248,6 +256,9 @@ static int apply_fallback_locked(enum argguard_policy_state state, char *what, s
 	policy_init(&safe);
 	safe.mode = ARGGUARD_MODE_ENFORCE;
 	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
+	safe.event_rate = DEFAULT_EVENT_RATE;
+	safe.event_burst = DEFAULT_EVENT_BURST;
+	safe.event_rate_total = DEFAULT_EVENT_RATE_TOTAL;
 	if (apply_policy(&safe, state, err, err_len))
 		return -1;
 	snprintf(what, what_len, "the built-in default (mode enforce, max_total_bytes 1M)");

@@ -87,7 +87,8 @@ static const char run_description[] =
 	"                  active and a probe exec was denied. The policy file is\n"
 	"                  applied on a fresh start (if it cannot be, the last\n"
 	"                  policy that applied, else mode enforce with a 1M\n"
-	"                  global limit) and on SIGHUP. After a crash or a stop,\n"
+	"                  global limit and the shipped record rates) and on\n"
+	"                  SIGHUP. After a crash or a stop,\n"
 	"                  the next run adopts the pinned links and maps: the\n"
 	"                  policy, bpftool edits\n"
 	"                  included, and the counters carry on, and records emitted\n"
@@ -185,6 +186,7 @@ static const char help_policy_examples[] =
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
+	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
 static const char help_tail[] =

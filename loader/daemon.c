@@ -94,6 +94,14 @@ int run_daemon(const struct run_opts *opts)
 	bool earlier_pins;
 	int err;
 
+	/*
+	 * The unit caps the files the daemon writes (LimitFSIZE=): past the
+	 * cap, a write fails with EFBIG, and the log holds its records until
+	 * logrotate moves it away. The log writes from its sink's thread,
+	 * which blocks every signal, so its SIGXFSZ never lands; any other
+	 * write past the cap must fail the same way, not kill the daemon.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (programs_lock() < 0)
 		return 1;
 	if (bpf_lsm_check(why, sizeof(why))) {

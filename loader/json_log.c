@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The JSON-lines log: one record a line, appended whole. While the file
- * cannot be written (a full disk), records are held back, oldest first, and
- * written as soon as it can; past MAX_PENDING of them, they are given up on
- * and counted.
+ * cannot be written (a full disk, or a file at the size limit the unit sets,
+ * RLIMIT_FSIZE), records are held back, oldest first, and written as soon
+ * as it can; past MAX_PENDING of them, they are given up on and counted.
  */
 #define _GNU_SOURCE /* asprintf() */
 #include "json_log.h"
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,6 +103,31 @@ static void announce_write(const struct json_log *log, struct log_ledger *ledger
 }
 
 /*
+ * argguard's own log directory, root:adm 0750, made if it is missing. Not
+ * the unit's LogsDirectory=: for a service with no User=, systemd gives
+ * that directory and all in it to root:root at each start (unless it is
+ * root:root already), and so takes rotated logs from group adm.
+ */
+static void make_log_dir(const struct group *adm)
+{
+	int dir;
+
+	if (mkdir(ARGGUARD_LOG_DIR, 0750) && errno != EEXIST)
+		log_error("failed to make %s: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	/* Through an fd, never by path: a symbolic link there is refused. */
+	dir = open(ARGGUARD_LOG_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0) {
+		log_error("failed to open %s: %s", ARGGUARD_LOG_DIR, strerror(errno));
+		return;
+	}
+	if (adm && fchown(dir, 0, adm->gr_gid))
+		log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	if (fchmod(dir, 0750))
+		log_error("failed to make %s mode 0750: %s", ARGGUARD_LOG_DIR, strerror(errno));
+	close(dir);
+}
+
+/*
  * Open the log for appending: root:adm 0640, so admins in group adm can
  * read it, as with the rest of /var/log. The daemon, root, takes what it
  * opens for its own (fchown, fchmod), so it opens only a file that is the
@@ -115,10 +141,12 @@ static int open_log(const char *path)
 {
 	struct group *adm = getgrnam("adm");
 	struct stat st;
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
-		      0640);
-	int dir;
+	int fd;
 
+	/* Only argguard's own directory: --log may point anywhere. */
+	if (!strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")))
+		make_log_dir(adm);
+	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0640);
 	if (fd < 0) {
 		/* ELOOP, or EACCES where fs.protected_symlinks guards a sticky directory */
 		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
@@ -142,15 +170,6 @@ static int open_log(const char *path)
 	}
 	if (adm && fchown(fd, 0, adm->gr_gid))
 		log_error("failed to give %s to group adm: %s", path, strerror(errno));
-	/* Only argguard's own directory: --log may point anywhere. */
-	if (adm && !strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/"))) {
-		dir = open(ARGGUARD_LOG_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dir < 0 || fchown(dir, 0, adm->gr_gid))
-			log_error("failed to give %s to group adm: %s", ARGGUARD_LOG_DIR,
-				  strerror(errno));
-		if (dir >= 0)
-			close(dir);
-	}
 	if (fchmod(fd, 0640))
 		log_error("failed to make %s mode 0640: %s", path, strerror(errno));
 	return fd;
@@ -176,30 +195,53 @@ static void json_log_reopen(struct sink *s)
 }
 
 /*
- * Append one line whole, or not at all: a short write (disk full) is cut
- * back so that the file never holds half a record.
+ * Say why a write of the log failed (n: what write() returned, err: its
+ * errno, end: the file's end after it, or -1), once as records start to be
+ * held back. At the size limit (RLIMIT_FSIZE: the unit's LimitFSIZE=), a
+ * write falls short at the limit, and the next fails with EFBIG.
+ */
+static void write_failed(struct json_log *log, ssize_t n, int err, off_t end)
+{
+	struct rlimit lim;
+
+	if (log->write_errors++ && log->n_pending)
+		return;
+	if (!getrlimit(RLIMIT_FSIZE, &lim) && lim.rlim_cur != RLIM_INFINITY &&
+	    ((n < 0 && err == EFBIG) || (n >= 0 && end >= 0 && (rlim_t)end >= lim.rlim_cur)))
+		log_error("failed to write %s: it has reached the size limit of %llu bytes "
+			  "(LimitFSIZE= of argguard.service); holding records until logrotate "
+			  "moves it away",
+			  log->path, (unsigned long long)lim.rlim_cur);
+	else
+		log_error("failed to write %s: %s; holding records until it can be written",
+			  log->path, n < 0 ? strerror(err) : "short write");
+}
+
+/*
+ * Append one line whole, or not at all: a short write (disk full, or the
+ * size limit) is cut back so that the file never holds half a record.
  */
 static bool append_line(struct json_log *log, const struct log_item *item)
 {
 	ssize_t n;
 	off_t after;
+	int err;
 
 	announce_write(log, item->ledger, 1, item->len, item->mark.summary ? item->len : 0,
 		       &item->mark);
 	n = write(log->fd, item->line, item->len);
+	err = errno;
 	if (n == (ssize_t)item->len) {
 		written(item->ledger, 1, &item->mark);
 		log_ledger_end_write(item->ledger);
 		return true;
 	}
 	/* O_APPEND: the short write ended at the end of the file. */
-	after = n > 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
-	if (after >= n && ftruncate(log->fd, after - n))
+	after = n >= 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
+	if (n > 0 && after >= n && ftruncate(log->fd, after - n))
 		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
 	log_ledger_end_write(item->ledger);
-	if (!log->write_errors++ || log->n_pending == 0)
-		log_error("failed to write %s: %s; holding records until it can be written",
-			  log->path, n < 0 ? strerror(errno) : "short write");
+	write_failed(log, n, err, after);
 	return false;
 }
 
@@ -276,12 +318,14 @@ static void write_batch(struct json_log *log)
 	size_t done = 0, next, lines;
 	ssize_t n;
 	off_t after;
+	int err;
 
 	if (!log->batch_len)
 		return;
 	announce_write(log, log->ledger, log->batch_lines, log->batch_len, log->summary_end,
 		       &log->batch_mark);
 	n = write(log->fd, log->batch, log->batch_len);
+	err = errno;
 	if (n == (ssize_t)log->batch_len) {
 		done = log->batch_len;
 	} else {
@@ -289,13 +333,12 @@ static void write_batch(struct json_log *log)
 			if (log->batch[i] == '\n')
 				done = i + 1;
 		/* O_APPEND: the short write ended at the end of the file. */
-		after = n > (ssize_t)done ? lseek(log->fd, 0, SEEK_CUR) : -1;
-		if (after >= n - (ssize_t)done && ftruncate(log->fd, after - (n - done)))
+		after = n >= 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
+		if (n > (ssize_t)done && after >= n - (ssize_t)done &&
+		    ftruncate(log->fd, after - (n - done)))
 			log_error("failed to cut a partial record from %s: %s", log->path,
 				  strerror(errno));
-		if (!log->write_errors++ || log->n_pending == 0)
-			log_error("failed to write %s: %s; holding records until it can be written",
-				  log->path, n < 0 ? strerror(errno) : "short write");
+		write_failed(log, n, err, after);
 	}
 	lines = log->batch_lines;
 	if (done < log->batch_len) /* a short write: count what went in */

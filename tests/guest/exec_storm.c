@@ -2,23 +2,38 @@
 /*
  * exec_storm N BYTES
  *
- * Call execve("/bin/true") N times from one process with BYTES of argument
- * strings, each of which the policy must refuse. Prints how many failed
- * with E2BIG. If one is allowed, /bin/true replaces this process and the
- * count never prints: the caller sees the shortfall.
+ * Call execve("/bin/true") N times (N of 0: until SIGTERM) from one process
+ * with BYTES of argument strings (at most 4 MiB, in strings of at most
+ * 128 KiB), each of which the policy must refuse. Prints how many failed
+ * with E2BIG, and exits 0 if every one did. If one is allowed, /bin/true
+ * replaces this process and the count never prints: the caller sees the
+ * shortfall.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#define MAX_ARG_STRLEN (128 * 1024) /* the kernel's, NUL included: PAGE_SIZE * 32 */
+#define MAX_BYTES (4UL << 20)
+
+static volatile sig_atomic_t stopping;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
 int main(int argc, char **argv)
 {
 	static char *envp[] = { NULL };
-	unsigned long n, bytes, refused = 0;
-	char *args[3] = { "/bin/true" };
+	struct sigaction term = { .sa_handler = on_term };
+	unsigned long n, bytes, refused = 0, nargs, i;
+	char *args[2 + MAX_BYTES / MAX_ARG_STRLEN] = { "/bin/true" };
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: exec_storm N BYTES\n");
@@ -26,21 +41,28 @@ int main(int argc, char **argv)
 	}
 	n = strtoul(argv[1], NULL, 0);
 	bytes = strtoul(argv[2], NULL, 0);
-	if (!n || bytes <= sizeof("/bin/true") || bytes > 128 * 1024) {
+	if (bytes <= sizeof("/bin/true") || bytes > MAX_BYTES) {
 		fprintf(stderr, "exec_storm: bad N or BYTES\n");
 		return 2;
 	}
 	bytes -= sizeof("/bin/true"); /* argv[0] and its NUL */
-	args[1] = malloc(bytes);
-	if (!args[1])
-		return 2;
-	memset(args[1], 'x', bytes - 1);
-	args[1][bytes - 1] = '\0';
-	for (unsigned long i = 0; i < n; i++) {
+	nargs = (bytes + MAX_ARG_STRLEN - 1) / MAX_ARG_STRLEN;
+	for (i = 1; i <= nargs; i++) {
+		size_t len = bytes < MAX_ARG_STRLEN ? bytes : MAX_ARG_STRLEN; /* NUL included */
+
+		args[i] = malloc(len);
+		if (!args[i])
+			return 2;
+		memset(args[i], 'x', len - 1);
+		args[i][len - 1] = '\0';
+		bytes -= len;
+	}
+	sigaction(SIGTERM, &term, NULL);
+	for (i = 0; (!n || i < n) && !stopping; i++) {
 		execve(args[0], args, envp);
 		if (errno == E2BIG)
 			refused++;
 	}
 	printf("%lu\n", refused);
-	return refused == n ? 0 : 1;
+	return refused == i ? 0 : 1;
 }

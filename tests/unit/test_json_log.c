@@ -75,6 +75,36 @@ static void set_file_limit(rlim_t bytes)
 	      (unsigned long long)bytes);
 }
 
+/* Send stderr to a new temporary file (its fd returned) until stderr_back(). */
+static int stderr_to_file(int *saved)
+{
+	char path[] = "/tmp/argguard-stderr-XXXXXX";
+	int fd = mkstemp(path);
+
+	fflush(stderr);
+	*saved = dup(2);
+	if (fd >= 0) {
+		unlink(path);
+		dup2(fd, 2);
+	}
+	return fd;
+}
+
+/* stderr back where it was; what went to fd, into buf. */
+static void stderr_back(int fd, int saved, char *buf, size_t len)
+{
+	ssize_t n = -1;
+
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (fd >= 0) {
+		n = pread(fd, buf, len - 1, 0);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+}
+
 static void short_writes_hold_whole_lines_in_order(void)
 {
 	char dir[] = "/tmp/argguard-json-log-XXXXXX", log_path[64], ledger_path[64];
@@ -84,7 +114,8 @@ static void short_writes_hold_whole_lines_in_order(void)
 				  .mark_suppressed = 77 };
 	struct log_ledger *ledger;
 	struct log_ledger_carry carry;
-	int pids[16], n;
+	int pids[16], n, err_fd, saved;
+	char said[4096];
 	struct sink *log;
 
 	if (!mkdtemp(dir))
@@ -115,7 +146,11 @@ static void short_writes_hold_whole_lines_in_order(void)
 		}
 	}
 	CHECK(read_pids(log_path, pids, 16) == 0, "nothing is written while records are queued");
+	err_fd = stderr_to_file(&saved);
 	log->ops->flush(log); /* the queue emptied */
+	stderr_back(err_fd, saved, said, sizeof(said));
+	CHECK(strstr(said, "it has reached the size limit of 2500 bytes (LimitFSIZE="),
+	      "the daemon says the log met its size limit: %s", said);
 	n = read_pids(log_path, pids, 16);
 	CHECK(n > 0 && n < 11, "the capped file holds some whole lines: %d", n);
 	CHECK(marks_saved == (n > 2),

@@ -53,7 +53,7 @@ test_denied_exec_is_in_the_journal_with_structured_fields() {
 	limit=$(live_limit)
 	records=$(new_records 1 "$HELPERS/execsize" $((limit + 1)) 0 /bin/true)
 	pid=$(jq -r .pid <<<"$records")
-	entry=$(journalctl -o json ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | tail -n 1)
+	entry=$(journalctl -o json _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | tail -n 1)
 	echo "journal: $entry"
 	[[ -n $entry ]] || fail "expected journalctl ARGGUARD_VERDICT=deny to find pid $pid"
 	assert_eq $((limit + 1)) "$(jq -r .ARGGUARD_ARGV_BYTES <<<"$entry")" "ARGGUARD_ARGV_BYTES"
@@ -470,6 +470,6 @@ test_denied_exec_is_in_the_linux_audit_log() {
 	[[ $found == *'verdict="deny"'* ]] || fail "expected ausearch -m TRUSTED_APP to find the denial of pid $pid"
 	[[ $found == *'argv_bytes="'$(jq -r .argv_bytes <<<"$records")'"'* ]] ||
 		fail "expected the audit message to carry argv_bytes"
-	journalctl -o json ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | jq -e . >/dev/null ||
+	journalctl -o json _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | jq -e . >/dev/null ||
 		fail "expected journalctl ARGGUARD_VERDICT=deny to find the same exec, pid $pid"
 }

@@ -193,6 +193,8 @@ test_fresh_start_with_no_good_policy_enforces_the_safe_default() {
 	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service after a bad file"
 	assert_eq enforce "$(argguard policy show | awk '$1 == "mode" { print $3 }')" "the live mode"
 	assert_eq 1048576 "$(live_limit)" "the live limit (the built-in default)"
+	assert_eq "10 50 100" "$(settings_json | jq -r '"\(.event_rate) \(.event_burst) \(.event_rate_total)"')" \
+		"the live event_rate, event_burst and event_rate_total (the built-in default's, as shipped)"
 	[[ $(argguard status) == *"in force: the built-in default"* ]] ||
 		fail "expected argguard status to say the built-in default is in force"
 	expect E2BIG "a 1.5M exec under the default" "$HELPERS/execsize" 1500000 0 /bin/true

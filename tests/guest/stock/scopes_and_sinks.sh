@@ -279,7 +279,7 @@ journal_entry() {
 journal_fields() {
 	local pid=$1 verdict=$2 entry f out=()
 	shift 2
-	entry=$(journal_entry ARGGUARD_VERDICT="$verdict" ARGGUARD_PID="$pid")
+	entry=$(journal_entry _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT="$verdict" ARGGUARD_PID="$pid")
 	[[ -n $entry ]] || fail "expected journalctl ARGGUARD_VERDICT=$verdict to find pid $pid"
 	jq -c 'with_entries(select(.key | test("^(ARGGUARD_|PRIORITY$|MESSAGE$)")))
 		| del(.ARGGUARD_ARGV_HEAD)' <<<"$entry" | sed "s/^/journal, $verdict: /" >&2
