@@ -64,13 +64,15 @@ static const char force_option[] =
 	"                        would lock admins out. That is one that, in enforce\n"
 	"                        mode, denies with a byte limit under 32K or an argc\n"
 	"                        or envc limit under 64 in [global] or [setuid] (sudo\n"
-	"                        meets them), [uid 0], or a [cgroup] on /, /init.scope,\n"
-	"                        /system.slice, /user.slice and below, or an ssh or\n"
-	"                        getty unit: 'argguard policy apply FILE' alone has 4\n"
-	"                        arguments. Without --force such a policy is refused\n"
-	"                        and nothing changes. The daemon never forces: it\n"
-	"                        applies such a file, at boot and on reload, only if\n"
-	"                        its [global] says allow_lockout = yes.\n";
+	"                        meets them), [uid 0], the [uid N] or [user NAME] of\n"
+	"                        a member of group sudo, adm or wheel, or a [cgroup]\n"
+	"                        on /, /init.scope, /system.slice, /user.slice and\n"
+	"                        below, or an ssh or getty unit: 'argguard policy\n"
+	"                        apply FILE' alone has 4 arguments. Without --force\n"
+	"                        such a policy is refused and nothing changes. The\n"
+	"                        daemon never forces: it applies such a file, at boot\n"
+	"                        and on reload, only if its [global] says\n"
+	"                        allow_lockout = yes.\n";
 
 static const char signals_text[] =
 	"\n"
@@ -472,7 +474,7 @@ static int policy_command(int argc, char **argv)
 		log_error("%s", err);
 		return 1;
 	}
-	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
+	ret = policy_lockout_gate_here(&p, path, force, why, sizeof(why));
 	policy_free(&p);
 	if (ret > 0)
 		log_warning("%s", why);

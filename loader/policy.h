@@ -35,6 +35,9 @@
 #define LOCKOUT_MIN_BYTES (32 << 10)
 #define LOCKOUT_MIN_COUNT 64
 
+/* The groups whose members administer the machine: those of them that exist. */
+#define POLICY_DEFAULT_ADMIN_GROUPS "sudo", "adm", "wheel"
+
 struct uid_rule {
 	uint32_t uid;
 	unsigned int line; /* of the section in the policy file; 0 if not from a file */
@@ -98,28 +101,63 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len);
 
+/* A uid that administers the machine, and the group that makes it one. */
+struct policy_admin {
+	uint32_t uid;
+	char user[64]; /* its name */
+	char group[64];
+};
+
+/* The admins among the uids that p's [uid N] and [user NAME] rules name. */
+struct policy_admins {
+	struct policy_admin *list;
+	size_t n;
+};
+
+/*
+ * Look up which uids that p's uid rules name are members of the admin
+ * groups (those of POLICY_DEFAULT_ADMIN_GROUPS that exist): a member is
+ * named in the group's member list, or has the group as its primary group.
+ * Root is not looked up: it is always an admin. Returns 0, or -ENOMEM with
+ * out empty.
+ */
+int policy_admins_lookup(const struct policy *p, struct policy_admins *out);
+void policy_admins_free(struct policy_admins *a);
+
 /*
  * Would p lock admins out: deny, in enforce mode, commands as common as
  * "argguard policy apply FILE" from root's shell or through sudo? The rules
  * that count are [global] (sudo runs as the admin's own uid), [setuid]
- * (sudo, su), [uid 0], and [cgroup] rules on "/", "/init.scope",
- * "/system.slice", "/user.slice" and below it (login sessions), and on ssh
- * and getty units below "/system.slice". Returns false, or true with
- * "FILE:LINE: [section] key = value ..." naming the first such rule in why.
+ * (sudo, su), [uid 0], the uid rule of each admin in admins (NULL: none),
+ * and [cgroup] rules on "/", "/init.scope", "/system.slice", "/user.slice"
+ * and below it (login sessions), and on ssh and getty units below
+ * "/system.slice". Returns false, or true with "FILE:LINE: [section] key =
+ * value ..." naming the first such rule, and for an admin's rule the group
+ * that makes it one, in why.
  */
-bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len);
+bool policy_locks_out(const struct policy *p, const struct policy_admins *admins, const char *name,
+		      char *why, size_t why_len);
 
 /* Room for a message from policy_lockout_gate(). */
 #define POLICY_LOCKOUT_MSG 5120
 
 /*
- * The gate that policy check, policy apply and the daemon share. Returns 0
- * if p does not lock admins out; 1 if it does but force (--force) or the
- * file's own "allow_lockout = yes" lets it through; -EPERM if it is refused.
- * In the last two cases, msg says which rule and what to do.
+ * The gate that policy check, policy apply and the daemon share, admins
+ * as policy_admins_lookup() found them. Returns 0 if p does not lock admins
+ * out; 1 if it does but force (--force) or the file's own "allow_lockout =
+ * yes" lets it through; -EPERM if it is refused. In the last two cases, msg
+ * says which rule and what to do.
  */
-int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
-			size_t msg_len);
+int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
+			const char *name, bool force, char *msg, size_t msg_len);
+
+/*
+ * policy_lockout_gate() with the admins that policy_admins_lookup() finds
+ * on this machine: what policy check, policy apply and the daemon call. It
+ * also returns -ENOMEM, with msg saying so, if the lookup fails.
+ */
+int policy_lockout_gate_here(const struct policy *p, const char *name, bool force, char *msg,
+			     size_t msg_len);
 
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);

@@ -351,6 +351,17 @@ static void every_number_has_a_range(void)
 		     "test.conf:3: [uid 4294967295]: expected a numeric uid from 0 to 4294967294");
 }
 
+/*
+ * The admins the gate is told of, as policy_admins_lookup() would find
+ * them on a machine where alice is in sudo and bob in ops, and uid 1000 in
+ * neither.
+ */
+static struct policy_admin test_admin_list[] = {
+	{ .uid = 1001, .user = "alice", .group = "sudo" },
+	{ .uid = 1002, .user = "bob", .group = "ops" },
+};
+static const struct policy_admins test_admins = { .list = test_admin_list, .n = 2 };
+
 /* Parse text and run it past the lockout gate; msg gets the gate's words. */
 static int gate(const char *text, bool force, char *msg, size_t msg_len)
 {
@@ -363,7 +374,7 @@ static int gate(const char *text, bool force, char *msg, size_t msg_len)
 		snprintf(msg, msg_len, "parse error: %s", err);
 		return -EINVAL;
 	}
-	ret = policy_lockout_gate(&p, "test.conf", force, msg, msg_len);
+	ret = policy_lockout_gate(&p, &test_admins, "test.conf", force, msg, msg_len);
 	policy_free(&p);
 	return ret;
 }
@@ -445,6 +456,59 @@ static void force_or_allow_lockout_lets_a_lockout_through(void)
 	      "the refusal says how the daemon decides: got \"%s\"", msg);
 }
 
+/* Issue 28: admins log in as themselves, and use sudo as themselves. */
+static void admins_own_tight_rule_is_a_lockout(void)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	expect_lockout(
+		ENFORCE "\n[uid 1001]\nmax_envc = 1\n",
+		"test.conf:4: [uid 1001] max_envc = 1 with action deny in enforce mode would "
+		"lock admins out: alice is in group sudo, which administers this machine: "
+		"for alice's shell and sudo it must be 0 (no limit) or at least 64");
+	expect_lockout(ENFORCE "[uid 1000]\nmax_argc = 3\n[uid 1002]\nmax_total_bytes = 4K\n",
+		       "test.conf:5: [uid 1002] max_total_bytes = 4096 with action deny in enforce "
+		       "mode would lock admins out: bob is in group ops");
+	expect_no_lockout(ENFORCE "[uid 1001]\nmax_envc = 64\nmax_total_bytes = 32K\n",
+			  "an admin's rule at the floors");
+	CHECK(gate(ENFORCE "[uid 1001]\nmax_envc = 1\n", true, msg, sizeof(msg)) == 1 &&
+		      strstr(msg, "[uid 1001] max_envc = 1") &&
+		      strstr(msg, "accepted, as --force says"),
+	      "--force lets an admin's tight rule through, naming it: got \"%s\"", msg);
+}
+
+static void admins_tight_rule_in_audit_mode_is_no_lockout(void)
+{
+	expect_no_lockout("[global]\nmode = audit\n[uid 1001]\nmax_envc = 1\n",
+			  "an admin's tight rule in audit mode");
+	expect_no_lockout(ENFORCE "[uid 1001]\nmax_envc = 1\naction = audit\n",
+			  "an admin's tight rule with action = audit");
+}
+
+static void tight_rule_for_a_user_who_is_no_admin_is_no_lockout(void)
+{
+	char msg[POLICY_LOCKOUT_MSG] = "";
+	struct policy p;
+
+	expect_no_lockout(ENFORCE "[uid 1000]\nmax_envc = 1\n", "a tight rule for uid 1000");
+	expect_no_lockout(ENFORCE "[uid 1003]\nmax_argc = 1\n", "a tight rule for uid 1003");
+
+	/* Whether a uid is an admin is for the lookup to say, not the gate. */
+	CHECK(parse(ENFORCE "[uid 1001]\nmax_envc = 1\n", &p, msg, sizeof(msg)) == 0 &&
+		      policy_lockout_gate(&p, NULL, "test.conf", false, msg, sizeof(msg)) == 0,
+	      "with no admins looked up, a tight rule for uid 1001 is no lockout: got \"%s\"", msg);
+	policy_free(&p);
+}
+
+/* Whatever cgroup an admin's session is in, /user.slice covers it. */
+static void cgroup_rule_on_an_admins_user_slice_is_a_lockout(void)
+{
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice]\nmax_envc = 1\n",
+		       "test.conf:3: [cgroup /user.slice/user-1001.slice] max_envc = 1");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice/s3.scope]\nmax_envc = 1\n",
+		       "[cgroup /user.slice/user-1001.slice/s3.scope] max_envc = 1");
+}
+
 int main(void)
 {
 	full_file_parses();
@@ -462,5 +526,9 @@ int main(void)
 	policy_that_locks_admins_out_is_refused();
 	nothing_denied_is_no_lockout();
 	force_or_allow_lockout_lets_a_lockout_through();
+	admins_own_tight_rule_is_a_lockout();
+	admins_tight_rule_in_audit_mode_is_no_lockout();
+	tight_rule_for_a_user_who_is_no_admin_is_no_lockout();
+	cgroup_rule_on_an_admins_user_slice_is_a_lockout();
 	return check_done();
 }
