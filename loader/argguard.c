@@ -65,14 +65,14 @@ static const char force_option[] =
 	"                        mode, denies with a byte limit under 32K or an argc\n"
 	"                        or envc limit under 64 in [global] or [setuid] (sudo\n"
 	"                        meets them), [uid 0], the [uid N] or [user NAME] of\n"
-	"                        a member of group sudo, adm or wheel, or a [cgroup]\n"
-	"                        on /, /init.scope, /system.slice, /user.slice and\n"
-	"                        below, or an ssh or getty unit: 'argguard policy\n"
-	"                        apply FILE' alone has 4 arguments. Without --force\n"
-	"                        such a policy is refused and nothing changes. The\n"
-	"                        daemon never forces: it applies such a file, at boot\n"
-	"                        and on reload, only if its [global] says\n"
-	"                        allow_lockout = yes.\n";
+	"                        a member of an admin group (admin_groups; default:\n"
+	"                        sudo, adm and wheel), or a [cgroup] on /, /init.scope,\n"
+	"                        /system.slice, /user.slice and below, or an ssh or\n"
+	"                        getty unit: 'argguard policy apply FILE' alone has 4\n"
+	"                        arguments. Without --force such a policy is refused\n"
+	"                        and nothing changes. The daemon never forces: it\n"
+	"                        applies such a file, at boot and on reload, only if\n"
+	"                        its [global] says allow_lockout = yes.\n";
 
 static const char signals_text[] =
 	"\n"
@@ -167,7 +167,9 @@ static const char help_policy_examples[] =
 	"                        allow|audit|deny, argv_head_bytes (0-1024),\n"
 	"                        event_rate (0-1000000/s per uid), event_burst\n"
 	"                        (0-1000000), event_rate_total (0-1000000/s),\n"
-	"                        allow_lockout = yes|no, and rule keys\n"
+	"                        allow_lockout = yes|no, admin_groups = GROUP, ...\n"
+	"                        (whose members the lockout gate protects), and rule\n"
+	"                        keys\n"
 	"    [uid N], [user NAME], [cgroup /PATH], [setuid]\n"
 	"                        rule keys: max_argv_bytes, max_envp_bytes,\n"
 	"                        max_total_bytes (4096, 256K, 4M, 1G), max_argc,\n"

@@ -41,8 +41,11 @@ void policy_free(struct policy *p)
 {
 	for (size_t i = 0; i < p->n_cgroups; i++)
 		free(p->cgroups[i].path);
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		free(p->admin_groups[i]);
 	free(p->uids);
 	free(p->cgroups);
+	free(p->admin_groups);
 	policy_init(p);
 }
 
@@ -84,6 +87,7 @@ enum key {
 	KEY_EVENT_BURST,
 	KEY_EVENT_RATE_TOTAL,
 	KEY_ALLOW_LOCKOUT,
+	KEY_ADMIN_GROUPS,
 	KEY_MAX_ARGV_BYTES,
 	KEY_MAX_ENVP_BYTES,
 	KEY_MAX_TOTAL_BYTES,
@@ -104,6 +108,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_EVENT_BURST] = "event_burst",
 	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
 	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
+	[KEY_ADMIN_GROUPS] = "admin_groups",
 	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
 	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
 	[KEY_MAX_TOTAL_BYTES] = "max_total_bytes",
@@ -464,6 +469,70 @@ static void set_count(struct parser *ps, const char *name, const char *value, ui
 		*out = (uint32_t)n;
 }
 
+/* How many bytes "admin_groups = A, B, ..." takes on a line of its own. */
+static size_t admin_groups_printed(const struct policy *p)
+{
+	size_t len = strlen("admin_groups = ");
+
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		len += (i ? strlen(", ") : 0) + strlen(p->admin_groups[i]);
+	return len;
+}
+
+/*
+ * admin_groups = sudo, adm, ops: groups that exist, each named once, few
+ * enough that policy_print() writes them on one line.
+ */
+static void set_admin_groups(struct parser *ps, const char *value)
+{
+	struct policy *p = ps->p;
+	char list[INI_MAX_LINE], *item, *next, *end, **more;
+
+	snprintf(list, sizeof(list), "%s", value);
+	for (item = list; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		item = (char *)skip_space(item);
+		for (end = item + strlen(item); end > item && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
+		if (!*item) {
+			fail(ps,
+			     "admin_groups = %s: expected group names separated by commas, "
+			     "such as sudo, adm",
+			     value);
+			return;
+		}
+		for (size_t i = 0; i < p->n_admin_groups; i++) {
+			if (!strcmp(p->admin_groups[i], item)) {
+				fail(ps, "admin_groups = %s: group %s is named twice", value, item);
+				return;
+			}
+		}
+		if (!getgrnam(item)) {
+			fail(ps, "admin_groups = %s: no such group %s", value, item);
+			return;
+		}
+		more = realloc(p->admin_groups, (p->n_admin_groups + 1) * sizeof(*more));
+		if (!more) {
+			fail(ps, "out of memory");
+			return;
+		}
+		p->admin_groups = more;
+		p->admin_groups[p->n_admin_groups] = strdup(item);
+		if (!p->admin_groups[p->n_admin_groups]) {
+			fail(ps, "out of memory");
+			return;
+		}
+		p->n_admin_groups++;
+	}
+	if (admin_groups_printed(p) > POLICY_LINE_MAX)
+		fail(ps,
+		     "admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, ...', more "
+		     "than a line's %d: name fewer groups",
+		     p->n_admin_groups, admin_groups_printed(p), POLICY_LINE_MAX);
+}
+
 static void set_global_key(struct parser *ps, enum key key, const char *value)
 {
 	struct policy *p = ps->p;
@@ -503,6 +572,9 @@ static void set_global_key(struct parser *ps, enum key key, const char *value)
 			fail(ps, "%s = %s: expected yes or no", name, value);
 		else
 			p->allow_lockout = !strcmp(value, "yes");
+		break;
+	case KEY_ADMIN_GROUPS:
+		set_admin_groups(ps, value);
 		break;
 	default:
 		break;
@@ -594,7 +666,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		     ps->rule != &ps->p->global ? ""
 						: " (or mode, empty_argv, argv_head_bytes, "
 						  "event_rate, event_burst, event_rate_total, "
-						  "allow_lockout)");
+						  "allow_lockout, admin_groups)");
 		return 1;
 	}
 	if (ps->key_line[key]) {
@@ -709,14 +781,17 @@ static bool admin_cgroup(const char *path)
 	return strstr(unit, "ssh") || strstr(unit, "getty");
 }
 
-/* The groups whose members administer the machine. */
+/* The groups whose members administer the machine: as the file names them, or the defaults. */
 static const char *const *admin_group_names(const struct policy *p, size_t *n)
 {
 	static const char *const defaults[] = { POLICY_DEFAULT_ADMIN_GROUPS };
 
-	(void)p;
-	*n = sizeof(defaults) / sizeof(defaults[0]);
-	return defaults;
+	if (!p->n_admin_groups) {
+		*n = sizeof(defaults) / sizeof(defaults[0]);
+		return defaults;
+	}
+	*n = p->n_admin_groups;
+	return (const char *const *)p->admin_groups;
 }
 
 static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, const char *group)
@@ -824,7 +899,7 @@ static bool say_lockout(const char *name, unsigned int line, const char *section
 		return false;
 	if (who)
 		snprintf(whose, sizeof(whose),
-			 "%s is in group %s, which administers this machine: for "
+			 "%s is in group %s, which administers this machine (admin_groups): for "
 			 "%s's shell and sudo",
 			 who->user, who->group, who->user);
 	else
@@ -961,6 +1036,10 @@ void policy_print(FILE *out, const struct policy *p)
 			at_most(p->event_rate_total, POLICY_EVENT_RATE_MAX));
 	if (p->allow_lockout)
 		fprintf(out, "allow_lockout = yes\n");
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		fprintf(out, "%s%s", i ? ", " : "admin_groups = ", p->admin_groups[i]);
+	if (p->n_admin_groups)
+		fprintf(out, "\n");
 	print_rule(out, &p->global);
 	if (!rule_is_empty(&p->setuid)) {
 		fprintf(out, "\n[setuid]\n");

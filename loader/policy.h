@@ -35,7 +35,10 @@
 #define LOCKOUT_MIN_BYTES (32 << 10)
 #define LOCKOUT_MIN_COUNT 64
 
-/* The groups whose members administer the machine: those of them that exist. */
+/*
+ * The groups whose members administer the machine when a file has no
+ * admin_groups: those of them that exist.
+ */
 #define POLICY_DEFAULT_ADMIN_GROUPS "sudo", "adm", "wheel"
 
 struct uid_rule {
@@ -59,6 +62,13 @@ struct policy {
 	uint32_t event_burst;
 	uint32_t event_rate_total; /* records per second for all uids; 0: no limit */
 	bool allow_lockout; /* the file says the daemon may apply it even if it locks admins out */
+	/*
+	 * admin_groups: the groups whose members the lockout gate protects as
+	 * it protects root; NULL (n_admin_groups 0) for the defaults. Only in
+	 * a policy read from a file: the maps do not hold them.
+	 */
+	char **admin_groups;
+	size_t n_admin_groups;
 	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
 	struct argguard_rule global;
 	struct argguard_rule setuid;
@@ -76,8 +86,9 @@ void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
 /*
- * Parse a policy file. User names are resolved with getpwnam(); cgroup paths
- * are kept, in one spelling, whether or not such a cgroup exists. On error, returns -1 with a message of the form
+ * Parse a policy file. User names are resolved with getpwnam(), and each of
+ * admin_groups must be a group getgrnam() knows; cgroup paths are kept, in
+ * one spelling, whether or not such a cgroup exists. On error, returns -1 with a message of the form
  * "FILE:LINE: what was expected" in err, and leaves p empty. Errors include
  * a line longer than POLICY_LINE_MAX, a section or key given twice, a value
  * out of its range and a file with no mode.
@@ -115,11 +126,11 @@ struct policy_admins {
 };
 
 /*
- * Look up which uids that p's uid rules name are members of the admin
- * groups (those of POLICY_DEFAULT_ADMIN_GROUPS that exist): a member is
- * named in the group's member list, or has the group as its primary group.
- * Root is not looked up: it is always an admin. Returns 0, or -ENOMEM with
- * out empty.
+ * Look up which uids that p's uid rules name are members of p's admin
+ * groups (or, without admin_groups, of those of POLICY_DEFAULT_ADMIN_GROUPS
+ * that exist): a member is named in the group's member list, or has the
+ * group as its primary group. Root is not looked up: it is always an
+ * admin. Returns 0, or -ENOMEM with out empty.
  */
 int policy_admins_lookup(const struct policy *p, struct policy_admins *out);
 void policy_admins_free(struct policy_admins *a);
