@@ -201,7 +201,7 @@ static int apply_file_locked(const char *path, bool force, enum argguard_policy_
 
 	if (policy_parse_file(path, &p, err, err_len))
 		return -1;
-	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
+	ret = policy_lockout_gate_here(&p, path, force, why, sizeof(why));
 	if (ret < 0) {
 		snprintf(err, err_len, "%s", why);
 		policy_free(&p);

@@ -65,7 +65,9 @@ static const char force_option[] =
 	"                        would lock admins out. That is one that, in enforce\n"
 	"                        mode, denies with a byte limit under 32K or an argc\n"
 	"                        or envc limit under 64 in [global] or [setuid] (sudo\n"
-	"                        meets them), [uid 0], or a [cgroup] on /, /init.scope,\n"
+	"                        meets them), [uid 0], the [uid N] or [user NAME] of\n"
+	"                        a member of an admin group (admin_groups; default:\n"
+	"                        sudo, adm and wheel), or a [cgroup] on /, /init.scope,\n"
 	"                        /system.slice, /user.slice and below, or an ssh or\n"
 	"                        getty unit: 'argguard policy apply FILE' alone has 4\n"
 	"                        arguments. Without --force such a policy is refused\n"
@@ -170,7 +172,9 @@ static const char help_policy_examples[] =
 	"                        allow|audit|deny, argv_head_bytes (0-1024),\n"
 	"                        event_rate (0-1000000/s per uid), event_burst\n"
 	"                        (0-1000000), event_rate_total (0-1000000/s),\n"
-	"                        allow_lockout = yes|no, and rule keys\n"
+	"                        allow_lockout = yes|no, admin_groups = GROUP, ...\n"
+	"                        (whose members the lockout gate protects), and rule\n"
+	"                        keys\n"
 	"    [uid N], [user NAME], [cgroup /PATH], [setuid]\n"
 	"                        rule keys: max_argv_bytes, max_envp_bytes,\n"
 	"                        max_total_bytes (4096, 256K, 4M, 1G), max_argc,\n"
@@ -484,7 +488,7 @@ static int policy_command(int argc, char **argv)
 		log_error("%s", err);
 		return 1;
 	}
-	ret = policy_lockout_gate(&p, path, force, why, sizeof(why));
+	ret = policy_lockout_gate_here(&p, path, force, why, sizeof(why));
 	policy_free(&p);
 	if (ret > 0)
 		log_warning("%s", why);

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <grp.h>
 #include <ini.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -40,8 +41,11 @@ void policy_free(struct policy *p)
 {
 	for (size_t i = 0; i < p->n_cgroups; i++)
 		free(p->cgroups[i].path);
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		free(p->admin_groups[i]);
 	free(p->uids);
 	free(p->cgroups);
+	free(p->admin_groups);
 	policy_init(p);
 }
 
@@ -83,6 +87,7 @@ enum key {
 	KEY_EVENT_BURST,
 	KEY_EVENT_RATE_TOTAL,
 	KEY_ALLOW_LOCKOUT,
+	KEY_ADMIN_GROUPS,
 	KEY_MAX_ARGV_BYTES,
 	KEY_MAX_ENVP_BYTES,
 	KEY_MAX_TOTAL_BYTES,
@@ -103,6 +108,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_EVENT_BURST] = "event_burst",
 	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
 	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
+	[KEY_ADMIN_GROUPS] = "admin_groups",
 	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
 	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
 	[KEY_MAX_TOTAL_BYTES] = "max_total_bytes",
@@ -463,6 +469,70 @@ static void set_count(struct parser *ps, const char *name, const char *value, ui
 		*out = (uint32_t)n;
 }
 
+/* How many bytes "admin_groups = A, B, ..." takes on a line of its own. */
+static size_t admin_groups_printed(const struct policy *p)
+{
+	size_t len = strlen("admin_groups = ");
+
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		len += (i ? strlen(", ") : 0) + strlen(p->admin_groups[i]);
+	return len;
+}
+
+/*
+ * admin_groups = sudo, adm, ops: groups that exist, each named once, few
+ * enough that policy_print() writes them on one line.
+ */
+static void set_admin_groups(struct parser *ps, const char *value)
+{
+	struct policy *p = ps->p;
+	char list[INI_MAX_LINE], *item, *next, *end, **more;
+
+	snprintf(list, sizeof(list), "%s", value);
+	for (item = list; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		item = (char *)skip_space(item);
+		for (end = item + strlen(item); end > item && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
+		if (!*item) {
+			fail(ps,
+			     "admin_groups = %s: expected group names separated by commas, "
+			     "such as sudo, adm",
+			     value);
+			return;
+		}
+		for (size_t i = 0; i < p->n_admin_groups; i++) {
+			if (!strcmp(p->admin_groups[i], item)) {
+				fail(ps, "admin_groups = %s: group %s is named twice", value, item);
+				return;
+			}
+		}
+		if (!getgrnam(item)) {
+			fail(ps, "admin_groups = %s: no such group %s", value, item);
+			return;
+		}
+		more = realloc(p->admin_groups, (p->n_admin_groups + 1) * sizeof(*more));
+		if (!more) {
+			fail(ps, "out of memory");
+			return;
+		}
+		p->admin_groups = more;
+		p->admin_groups[p->n_admin_groups] = strdup(item);
+		if (!p->admin_groups[p->n_admin_groups]) {
+			fail(ps, "out of memory");
+			return;
+		}
+		p->n_admin_groups++;
+	}
+	if (admin_groups_printed(p) > POLICY_LINE_MAX)
+		fail(ps,
+		     "admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, ...', more "
+		     "than a line's %d: name fewer groups",
+		     p->n_admin_groups, admin_groups_printed(p), POLICY_LINE_MAX);
+}
+
 static void set_global_key(struct parser *ps, enum key key, const char *value)
 {
 	struct policy *p = ps->p;
@@ -502,6 +572,9 @@ static void set_global_key(struct parser *ps, enum key key, const char *value)
 			fail(ps, "%s = %s: expected yes or no", name, value);
 		else
 			p->allow_lockout = !strcmp(value, "yes");
+		break;
+	case KEY_ADMIN_GROUPS:
+		set_admin_groups(ps, value);
 		break;
 	default:
 		break;
@@ -593,7 +666,7 @@ static int on_key(void *user, const char *section, const char *name, const char 
 		     ps->rule != &ps->p->global ? ""
 						: " (or mode, empty_argv, argv_head_bytes, "
 						  "event_rate, event_burst, event_rate_total, "
-						  "allow_lockout)");
+						  "allow_lockout, admin_groups)");
 		return 1;
 	}
 	if (ps->key_line[key]) {
@@ -708,53 +781,175 @@ static bool admin_cgroup(const char *path)
 	return strstr(unit, "ssh") || strstr(unit, "getty");
 }
 
+/* The groups whose members administer the machine: as the file names them, or the defaults. */
+static const char *const *admin_group_names(const struct policy *p, size_t *n)
+{
+	static const char *const defaults[] = { POLICY_DEFAULT_ADMIN_GROUPS };
+
+	if (!p->n_admin_groups) {
+		*n = sizeof(defaults) / sizeof(defaults[0]);
+		return defaults;
+	}
+	*n = p->n_admin_groups;
+	return (const char *const *)p->admin_groups;
+}
+
+static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, const char *group)
+{
+	struct policy_admin *more = realloc(a->list, (a->n + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	a->list = more;
+	more = &a->list[a->n++];
+	more->uid = uid;
+	snprintf(more->user, sizeof(more->user), "%s", user);
+	snprintf(more->group, sizeof(more->group), "%s", group);
+	return 0;
+}
+
+static const struct policy_admin *find_admin(const struct policy_admins *a, uint32_t uid)
+{
+	for (size_t i = 0; a && i < a->n; i++)
+		if (a->list[i].uid == uid)
+			return &a->list[i];
+	return NULL;
+}
+
+/* Does a uid rule name uid? */
+static bool rule_names_uid(const struct policy *p, uint32_t uid)
+{
+	for (size_t i = 0; i < p->n_uids; i++)
+		if (p->uids[i].uid == uid)
+			return true;
+	return false;
+}
+
+/*
+ * First the members that each group lists, in the order the file names the
+ * groups; then, for each uid a rule names, its primary group. Only those
+ * uids are looked up, so a large user directory is never walked.
+ */
+int policy_admins_lookup(const struct policy *p, struct policy_admins *out)
+{
+	size_t n_groups;
+	const char *const *groups = admin_group_names(p, &n_groups);
+	gid_t *gids = calloc(n_groups, sizeof(*gids));
+	bool *exists = calloc(n_groups, sizeof(*exists));
+	struct passwd *pw;
+	struct group *gr;
+	int ret = -ENOMEM;
+
+	*out = (struct policy_admins){ 0 };
+	if (!gids || !exists)
+		goto out;
+	for (size_t g = 0; g < n_groups; g++) {
+		gr = getgrnam(groups[g]);
+		if (!gr)
+			continue; /* a default group this machine lacks, or one gone since the parse */
+		exists[g] = true;
+		gids[g] = gr->gr_gid;
+		for (char **m = gr->gr_mem; *m; m++) {
+			pw = getpwnam(*m);
+			if (pw && pw->pw_uid && rule_names_uid(p, pw->pw_uid) &&
+			    !find_admin(out, pw->pw_uid) &&
+			    add_admin(out, pw->pw_uid, *m, groups[g]))
+				goto out;
+		}
+	}
+	for (size_t i = 0; i < p->n_uids; i++) {
+		uint32_t uid = p->uids[i].uid;
+
+		if (!uid || find_admin(out, uid))
+			continue;
+		pw = getpwuid(uid);
+		for (size_t g = 0; pw && g < n_groups; g++) {
+			if (!exists[g] || pw->pw_gid != gids[g])
+				continue;
+			if (add_admin(out, uid, pw->pw_name, groups[g]))
+				goto out;
+			break;
+		}
+	}
+	ret = 0;
+out:
+	if (ret)
+		policy_admins_free(out);
+	free(gids);
+	free(exists);
+	return ret;
+}
+
+void policy_admins_free(struct policy_admins *a)
+{
+	free(a->list);
+	*a = (struct policy_admins){ 0 };
+}
+
+/* who: the admin the rule holds for, or NULL for root and sudo. */
 static bool say_lockout(const char *name, unsigned int line, const char *section,
-			const struct argguard_rule *r, char *why, size_t why_len)
+			const struct argguard_rule *r, const struct policy_admin *who, char *why,
+			size_t why_len)
 {
 	uint64_t value, least;
 	const char *limit = locking_limit(r, &value, &least);
+	char whose[512];
 
 	if (!limit)
 		return false;
+	if (who)
+		snprintf(whose, sizeof(whose),
+			 "%s is in group %s, which administers this machine (admin_groups): for "
+			 "%s's shell and sudo",
+			 who->user, who->group, who->user);
+	else
+		snprintf(whose, sizeof(whose), "for root's shell and sudo");
 	snprintf(why, why_len,
 		 "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
-		 "for root's shell and sudo it must be 0 (no limit) or at least %llu%s",
-		 name, line, section, limit, (unsigned long long)value,
+		 "%s it must be 0 (no limit) or at least %llu%s",
+		 name, line, section, limit, (unsigned long long)value, whose,
 		 (unsigned long long)(least == LOCKOUT_MIN_BYTES ? least >> 10 : least),
 		 least == LOCKOUT_MIN_BYTES ? "K" : "");
 	return true;
 }
 
-bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len)
+bool policy_locks_out(const struct policy *p, const struct policy_admins *admins, const char *name,
+		      char *why, size_t why_len)
 {
+	const struct policy_admin *admin;
 	char section[4096 + 8];
 
 	if (p->mode == ARGGUARD_MODE_OFF || p->mode == ARGGUARD_MODE_AUDIT)
 		return false; /* nothing is denied; a mode out of range reads as enforce */
-	if (say_lockout(name, p->global_line, "global", &p->global, why, why_len) ||
-	    say_lockout(name, p->setuid_line, "setuid", &p->setuid, why, why_len))
+	if (say_lockout(name, p->global_line, "global", &p->global, NULL, why, why_len) ||
+	    say_lockout(name, p->setuid_line, "setuid", &p->setuid, NULL, why, why_len))
 		return true;
-	for (size_t i = 0; i < p->n_uids; i++)
-		if (p->uids[i].uid == 0 &&
-		    say_lockout(name, p->uids[i].line, "uid 0", &p->uids[i].rule, why, why_len))
+	for (size_t i = 0; i < p->n_uids; i++) {
+		admin = p->uids[i].uid ? find_admin(admins, p->uids[i].uid) : NULL;
+		if (p->uids[i].uid && !admin)
+			continue;
+		snprintf(section, sizeof(section), "uid %u", p->uids[i].uid);
+		if (say_lockout(name, p->uids[i].line, section, &p->uids[i].rule, admin, why,
+				why_len))
 			return true;
+	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		if (!admin_cgroup(p->cgroups[i].path))
 			continue;
 		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
-		if (say_lockout(name, p->cgroups[i].line, section, &p->cgroups[i].rule, why,
+		if (say_lockout(name, p->cgroups[i].line, section, &p->cgroups[i].rule, NULL, why,
 				why_len))
 			return true;
 	}
 	return false;
 }
 
-int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
-			size_t msg_len)
+int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
+			const char *name, bool force, char *msg, size_t msg_len)
 {
 	char why[POLICY_LOCKOUT_MSG - 512];
 
-	if (!policy_locks_out(p, name, why, sizeof(why)))
+	if (!policy_locks_out(p, admins, name, why, sizeof(why)))
 		return 0;
 	if (force || p->allow_lockout) {
 		snprintf(msg, msg_len, "%s; accepted, as %s says", why,
@@ -767,6 +962,22 @@ int policy_lockout_gate(const struct policy *p, const char *name, bool force, ch
 		 "boot and on reload, only if its [global] says allow_lockout = yes)",
 		 why);
 	return -EPERM;
+}
+
+int policy_lockout_gate_here(const struct policy *p, const char *name, bool force, char *msg,
+			     size_t msg_len)
+{
+	struct policy_admins admins;
+	int ret = policy_admins_lookup(p, &admins);
+
+	if (ret) {
+		snprintf(msg, msg_len, "%s: failed to look up the admin groups' members: %s", name,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = policy_lockout_gate(p, &admins, name, force, msg, msg_len);
+	policy_admins_free(&admins);
+	return ret;
 }
 
 static void print_rule(FILE *out, const struct argguard_rule *r)
@@ -825,6 +1036,10 @@ void policy_print(FILE *out, const struct policy *p)
 			at_most(p->event_rate_total, POLICY_EVENT_RATE_MAX));
 	if (p->allow_lockout)
 		fprintf(out, "allow_lockout = yes\n");
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		fprintf(out, "%s%s", i ? ", " : "admin_groups = ", p->admin_groups[i]);
+	if (p->n_admin_groups)
+		fprintf(out, "\n");
 	print_rule(out, &p->global);
 	if (!rule_is_empty(&p->setuid)) {
 		fprintf(out, "\n[setuid]\n");

@@ -35,6 +35,12 @@
 #define LOCKOUT_MIN_BYTES (32 << 10)
 #define LOCKOUT_MIN_COUNT 64
 
+/*
+ * The groups whose members administer the machine when a file has no
+ * admin_groups: those of them that exist.
+ */
+#define POLICY_DEFAULT_ADMIN_GROUPS "sudo", "adm", "wheel"
+
 struct uid_rule {
 	uint32_t uid;
 	unsigned int line; /* of the section in the policy file; 0 if not from a file */
@@ -56,6 +62,13 @@ struct policy {
 	uint32_t event_burst;
 	uint32_t event_rate_total; /* records per second for all uids; 0: no limit */
 	bool allow_lockout; /* the file says the daemon may apply it even if it locks admins out */
+	/*
+	 * admin_groups: the groups whose members the lockout gate protects as
+	 * it protects root; NULL (n_admin_groups 0) for the defaults. Only in
+	 * a policy read from a file: the maps do not hold them.
+	 */
+	char **admin_groups;
+	size_t n_admin_groups;
 	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
 	struct argguard_rule global;
 	struct argguard_rule setuid;
@@ -73,8 +86,9 @@ void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
 /*
- * Parse a policy file. User names are resolved with getpwnam(); cgroup paths
- * are kept, in one spelling, whether or not such a cgroup exists. On error, returns -1 with a message of the form
+ * Parse a policy file. User names are resolved with getpwnam(), and each of
+ * admin_groups must be a group getgrnam() knows; cgroup paths are kept, in
+ * one spelling, whether or not such a cgroup exists. On error, returns -1 with a message of the form
  * "FILE:LINE: what was expected" in err, and leaves p empty. Errors include
  * a line longer than POLICY_LINE_MAX, a section or key given twice, a value
  * out of its range and a file with no mode.
@@ -98,28 +112,63 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len);
 
+/* A uid that administers the machine, and the group that makes it one. */
+struct policy_admin {
+	uint32_t uid;
+	char user[64]; /* its name */
+	char group[64];
+};
+
+/* The admins among the uids that p's [uid N] and [user NAME] rules name. */
+struct policy_admins {
+	struct policy_admin *list;
+	size_t n;
+};
+
+/*
+ * Look up which uids that p's uid rules name are members of p's admin
+ * groups (or, without admin_groups, of those of POLICY_DEFAULT_ADMIN_GROUPS
+ * that exist): a member is named in the group's member list, or has the
+ * group as its primary group. Root is not looked up: it is always an
+ * admin. Returns 0, or -ENOMEM with out empty.
+ */
+int policy_admins_lookup(const struct policy *p, struct policy_admins *out);
+void policy_admins_free(struct policy_admins *a);
+
 /*
  * Would p lock admins out: deny, in enforce mode, commands as common as
  * "argguard policy apply FILE" from root's shell or through sudo? The rules
  * that count are [global] (sudo runs as the admin's own uid), [setuid]
- * (sudo, su), [uid 0], and [cgroup] rules on "/", "/init.scope",
- * "/system.slice", "/user.slice" and below it (login sessions), and on ssh
- * and getty units below "/system.slice". Returns false, or true with
- * "FILE:LINE: [section] key = value ..." naming the first such rule in why.
+ * (sudo, su), [uid 0], the uid rule of each admin in admins (NULL: none),
+ * and [cgroup] rules on "/", "/init.scope", "/system.slice", "/user.slice"
+ * and below it (login sessions), and on ssh and getty units below
+ * "/system.slice". Returns false, or true with "FILE:LINE: [section] key =
+ * value ..." naming the first such rule, and for an admin's rule the group
+ * that makes it one, in why.
  */
-bool policy_locks_out(const struct policy *p, const char *name, char *why, size_t why_len);
+bool policy_locks_out(const struct policy *p, const struct policy_admins *admins, const char *name,
+		      char *why, size_t why_len);
 
 /* Room for a message from policy_lockout_gate(). */
 #define POLICY_LOCKOUT_MSG 5120
 
 /*
- * The gate that policy check, policy apply and the daemon share. Returns 0
- * if p does not lock admins out; 1 if it does but force (--force) or the
- * file's own "allow_lockout = yes" lets it through; -EPERM if it is refused.
- * In the last two cases, msg says which rule and what to do.
+ * The gate that policy check, policy apply and the daemon share, admins
+ * as policy_admins_lookup() found them. Returns 0 if p does not lock admins
+ * out; 1 if it does but force (--force) or the file's own "allow_lockout =
+ * yes" lets it through; -EPERM if it is refused. In the last two cases, msg
+ * says which rule and what to do.
  */
-int policy_lockout_gate(const struct policy *p, const char *name, bool force, char *msg,
-			size_t msg_len);
+int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
+			const char *name, bool force, char *msg, size_t msg_len);
+
+/*
+ * policy_lockout_gate() with the admins that policy_admins_lookup() finds
+ * on this machine: what policy check, policy apply and the daemon call. It
+ * also returns -ENOMEM, with msg saying so, if the lookup fails.
+ */
+int policy_lockout_gate_here(const struct policy *p, const char *name, bool force, char *msg,
+			     size_t msg_len);
 
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);

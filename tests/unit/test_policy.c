@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -351,6 +353,17 @@ static void every_number_has_a_range(void)
 		     "test.conf:3: [uid 4294967295]: expected a numeric uid from 0 to 4294967294");
 }
 
+/*
+ * The admins the gate is told of, as policy_admins_lookup() would find
+ * them on a machine where alice is in sudo and bob in ops, and uid 1000 in
+ * neither.
+ */
+static struct policy_admin test_admin_list[] = {
+	{ .uid = 1001, .user = "alice", .group = "sudo" },
+	{ .uid = 1002, .user = "bob", .group = "ops" },
+};
+static const struct policy_admins test_admins = { .list = test_admin_list, .n = 2 };
+
 /* Parse text and run it past the lockout gate; msg gets the gate's words. */
 static int gate(const char *text, bool force, char *msg, size_t msg_len)
 {
@@ -363,7 +376,7 @@ static int gate(const char *text, bool force, char *msg, size_t msg_len)
 		snprintf(msg, msg_len, "parse error: %s", err);
 		return -EINVAL;
 	}
-	ret = policy_lockout_gate(&p, "test.conf", force, msg, msg_len);
+	ret = policy_lockout_gate(&p, &test_admins, "test.conf", force, msg, msg_len);
 	policy_free(&p);
 	return ret;
 }
@@ -445,6 +458,194 @@ static void force_or_allow_lockout_lets_a_lockout_through(void)
 	      "the refusal says how the daemon decides: got \"%s\"", msg);
 }
 
+/* Issue 28: admins log in as themselves, and use sudo as themselves. */
+static void admins_own_tight_rule_is_a_lockout(void)
+{
+	char msg[POLICY_LOCKOUT_MSG];
+
+	expect_lockout(
+		ENFORCE "\n[uid 1001]\nmax_envc = 1\n",
+		"test.conf:4: [uid 1001] max_envc = 1 with action deny in enforce mode would "
+		"lock admins out: alice is in group sudo, which administers this machine "
+		"(admin_groups): for alice's shell and sudo it must be 0 (no limit) or at "
+		"least 64");
+	expect_lockout(ENFORCE "[uid 1000]\nmax_argc = 3\n[uid 1002]\nmax_total_bytes = 4K\n",
+		       "test.conf:5: [uid 1002] max_total_bytes = 4096 with action deny in enforce "
+		       "mode would lock admins out: bob is in group ops");
+	expect_no_lockout(ENFORCE "[uid 1001]\nmax_envc = 64\nmax_total_bytes = 32K\n",
+			  "an admin's rule at the floors");
+	CHECK(gate(ENFORCE "[uid 1001]\nmax_envc = 1\n", true, msg, sizeof(msg)) == 1 &&
+		      strstr(msg, "[uid 1001] max_envc = 1") &&
+		      strstr(msg, "accepted, as --force says"),
+	      "--force lets an admin's tight rule through, naming it: got \"%s\"", msg);
+}
+
+static void admins_tight_rule_in_audit_mode_is_no_lockout(void)
+{
+	expect_no_lockout("[global]\nmode = audit\n[uid 1001]\nmax_envc = 1\n",
+			  "an admin's tight rule in audit mode");
+	expect_no_lockout(ENFORCE "[uid 1001]\nmax_envc = 1\naction = audit\n",
+			  "an admin's tight rule with action = audit");
+}
+
+static void tight_rule_for_a_user_who_is_no_admin_is_no_lockout(void)
+{
+	char msg[POLICY_LOCKOUT_MSG] = "";
+	struct policy p;
+
+	expect_no_lockout(ENFORCE "[uid 1000]\nmax_envc = 1\n", "a tight rule for uid 1000");
+	expect_no_lockout(ENFORCE "[uid 1003]\nmax_argc = 1\n", "a tight rule for uid 1003");
+
+	/* Whether a uid is an admin is for the lookup to say, not the gate. */
+	CHECK(parse(ENFORCE "[uid 1001]\nmax_envc = 1\n", &p, msg, sizeof(msg)) == 0 &&
+		      policy_lockout_gate(&p, NULL, "test.conf", false, msg, sizeof(msg)) == 0,
+	      "with no admins looked up, a tight rule for uid 1001 is no lockout: got \"%s\"", msg);
+	policy_free(&p);
+}
+
+/* Whatever cgroup an admin's session is in, /user.slice covers it. */
+static void cgroup_rule_on_an_admins_user_slice_is_a_lockout(void)
+{
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice]\nmax_envc = 1\n",
+		       "test.conf:3: [cgroup /user.slice/user-1001.slice] max_envc = 1");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice/s3.scope]\nmax_envc = 1\n",
+		       "[cgroup /user.slice/user-1001.slice/s3.scope] max_envc = 1");
+}
+
+/* A user of this machine other than root, and the group that is its primary one. */
+static bool host_user_with_primary_group(uint32_t *uid, char *group, size_t group_len)
+{
+	struct passwd *pw;
+	struct group *gr;
+	bool found = false;
+
+	setpwent();
+	while (!found && (pw = getpwent())) {
+		gr = pw->pw_uid ? getgrgid(pw->pw_gid) : NULL;
+		if (gr && strcmp(gr->gr_name, "root")) {
+			*uid = pw->pw_uid;
+			snprintf(group, group_len, "%s", gr->gr_name);
+			found = true;
+		}
+	}
+	endpwent();
+	return found;
+}
+
+static void lookup_finds_members_by_primary_group(void)
+{
+	struct policy_admins admins;
+	struct policy p;
+	char text[512], group[256] = "", err[256] = "";
+	uint32_t uid = 0;
+
+	CHECK(host_user_with_primary_group(&uid, group, sizeof(group)),
+	      "this machine has a user whose primary group is not root's");
+	if (!uid)
+		return;
+	snprintf(text, sizeof(text),
+		 ENFORCE "admin_groups = %s\n[uid %u]\nmax_envc = 1\n[uid 4294967294]\n"
+			 "max_envc = 1\n",
+		 group, uid);
+	CHECK(parse(text, &p, err, sizeof(err)) == 0, "admin_groups = %s parses (%s)", group, err);
+	CHECK(policy_admins_lookup(&p, &admins) == 0 && admins.n == 1 &&
+		      admins.list[0].uid == uid && !strcmp(admins.list[0].group, group),
+	      "uid %u, whose primary group is %s, is its one admin (found %zu)", uid, group,
+	      admins.n);
+	policy_admins_free(&admins);
+	policy_free(&p);
+}
+
+/* Up to n names of groups on this machine, root's first. */
+static size_t host_groups(char names[][64], size_t n)
+{
+	struct group *gr;
+	size_t found = 0;
+
+	setgrent();
+	while (found < n && (gr = getgrent()))
+		if (strlen(gr->gr_name) < 64 && !strchr(gr->gr_name, ' '))
+			snprintf(names[found++], 64, "%s", gr->gr_name);
+	endgrent();
+	return found;
+}
+
+static void admin_groups_print_and_read_back(void)
+{
+	char names[2][64], text[256], want[256], err[256] = "", *out = NULL;
+	struct policy a, b;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK(host_groups(names, 2) == 2, "this machine has two groups");
+	snprintf(text, sizeof(text), ENFORCE "admin_groups =%s ,  %s\n", names[0], names[1]);
+	CHECK(parse(text, &a, err, sizeof(err)) == 0 && a.n_admin_groups == 2 &&
+		      !strcmp(a.admin_groups[0], names[0]) && !strcmp(a.admin_groups[1], names[1]),
+	      "admin_groups = %s, %s parses to both, in order (%s)", names[0], names[1], err);
+	f = open_memstream(&out, &len);
+	policy_print(f, &a);
+	fclose(f);
+	snprintf(want, sizeof(want), "\nadmin_groups = %s, %s\n", names[0], names[1]);
+	CHECK(strstr(out, want), "policy_print() writes \"%s\": got \"%s\"", want + 1, out);
+	CHECK(parse(out, &b, err, sizeof(err)) == 0 && b.n_admin_groups == 2 &&
+		      !strcmp(b.admin_groups[0], names[0]) && !strcmp(b.admin_groups[1], names[1]),
+	      "and it reads back the same (%s)", err);
+	free(out);
+	policy_free(&a);
+	policy_free(&b);
+
+	CHECK(parse(ENFORCE, &a, err, sizeof(err)) == 0 && a.n_admin_groups == 0,
+	      "without admin_groups, none are kept: the defaults hold (%s)", err);
+	out = NULL;
+	f = open_memstream(&out, &len);
+	policy_print(f, &a);
+	fclose(f);
+	CHECK(!strstr(out, "admin_groups"), "and none are printed: got \"%s\"", out);
+	free(out);
+	policy_free(&a);
+}
+
+static void admin_groups_bad_values_are_errors(void)
+{
+	char names[64][64], list[256], text[512], want[256];
+	size_t n = host_groups(names, 64), line = 0, printed, count = 1;
+
+	expect_error(ENFORCE "admin_groups =\n",
+		     "test.conf:3: admin_groups = : expected group names separated by commas, such "
+		     "as sudo, adm");
+	expect_error(ENFORCE "admin_groups = root,\n",
+		     "test.conf:3: admin_groups = root,: expected group names");
+	expect_error(ENFORCE "admin_groups = root, , root\n",
+		     "test.conf:3: admin_groups = root, , root: expected group names");
+	expect_error(ENFORCE "admin_groups = root, root\n",
+		     "test.conf:3: admin_groups = root, root: group root is named twice");
+	expect_error(ENFORCE "admin_groups = root, no-such-group-here\n",
+		     "test.conf:3: admin_groups = root, no-such-group-here: no such group "
+		     "no-such-group-here");
+	expect_error(ENFORCE "admin_groups = root\nadmin_groups = root\n",
+		     "test.conf:4: a second 'admin_groups' in [global]");
+	expect_error(ENFORCE "[uid 5]\nadmin_groups = root\n",
+		     "test.conf:4: unknown key 'admin_groups' in [uid 5]");
+
+	/* Packed as "a,b,c" a list fits a line that "a, b, c" would not. */
+	line = (size_t)snprintf(list, sizeof(list), "admin_groups=%s", names[0]);
+	printed = strlen("admin_groups = ") + strlen(names[0]);
+	for (size_t i = 1; i < n && line + 1 + strlen(names[i]) <= POLICY_LINE_MAX; i++) {
+		line += (size_t)snprintf(list + line, sizeof(list) - line, ",%s", names[i]);
+		printed += 2 + strlen(names[i]);
+		count++;
+	}
+	CHECK(printed > POLICY_LINE_MAX,
+	      "this machine has groups enough for a list too long once printed (%zu bytes)",
+	      printed);
+	snprintf(text, sizeof(text), ENFORCE "%s\n", list);
+	snprintf(want, sizeof(want),
+		 "test.conf:3: admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, "
+		 "...', more than a line's 197: name fewer groups",
+		 count, printed);
+	expect_error(text, want);
+}
+
 int main(void)
 {
 	full_file_parses();
@@ -462,5 +663,12 @@ int main(void)
 	policy_that_locks_admins_out_is_refused();
 	nothing_denied_is_no_lockout();
 	force_or_allow_lockout_lets_a_lockout_through();
+	admins_own_tight_rule_is_a_lockout();
+	admins_tight_rule_in_audit_mode_is_no_lockout();
+	tight_rule_for_a_user_who_is_no_admin_is_no_lockout();
+	cgroup_rule_on_an_admins_user_slice_is_a_lockout();
+	lookup_finds_members_by_primary_group();
+	admin_groups_print_and_read_back();
+	admin_groups_bad_values_are_errors();
 	return check_done();
 }

@@ -156,3 +156,72 @@ test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
 	daemon_said "accepted, as allow_lockout = yes says" ||
 		fail "expected the daemon to warn that it applied a lockout"
 }
+
+# Users and a group made for the admin tests, and removed again.
+PF_ADMIN=ag-alice PF_OPS_ADMIN=ag-bob PF_OPS=ag-ops
+
+pf_admins_cleanup() {
+	userdel "$PF_ADMIN" 2>/dev/null || true
+	userdel "$PF_OPS_ADMIN" 2>/dev/null || true
+	groupdel "$PF_OPS" 2>/dev/null || true
+	if [[ -f /tmp/argguard-pf-made-sudo ]]; then
+		groupdel sudo
+		rm /tmp/argguard-pf-made-sudo
+	fi
+	pf_put_site_back
+}
+
+# Issue 28: admins log in as themselves. A rule that leaves a member of sudo
+# one environment string would keep her from logging in and from sudo.
+test_policy_file_lockout_of_a_sudo_member_is_refused_naming_the_group() {
+	trap pf_admins_cleanup EXIT
+	local uid rule
+	if ! getent group sudo >/dev/null; then
+		groupadd sudo
+		touch /tmp/argguard-pf-made-sudo
+	fi
+	useradd -G sudo "$PF_ADMIN"
+	uid=$(id -u "$PF_ADMIN")
+	pf_start
+	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\n\n[user %s]\nmax_envc = 1\n' \
+		"$PF_ADMIN" >"$PF_FILE"
+	rule="$PF_FILE:5: [uid $uid] max_envc = 1 with action deny in enforce mode would lock admins"
+	rule+=" out: $PF_ADMIN is in group sudo, which administers this machine"
+	pf_refused "$rule" argguard policy check "$PF_FILE"
+	pf_refused "$rule" argguard policy apply "$PF_FILE"
+	[[ $PF_OUT == *"the live policy is unchanged"* ]] || fail "expected apply to say nothing changed"
+	pf_unchanged "a refused lockout of a sudo member"
+
+	# The same rule for a user in no admin group is no lockout.
+	sed -i "s/^\[user $PF_ADMIN\]/[user tester]/" "$PF_FILE"
+	argguard policy check "$PF_FILE"
+}
+
+# A site's own admin group, named in admin_groups, is protected as sudo is;
+# here its member has it as primary group. Before it is named, it is not.
+test_policy_file_lockout_of_an_admin_groups_member_is_refused() {
+	trap pf_admins_cleanup EXIT
+	local uid rule
+	groupadd "$PF_OPS"
+	useradd -g "$PF_OPS" "$PF_OPS_ADMIN"
+	uid=$(id -u "$PF_OPS_ADMIN")
+	pf_start
+	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\n\n[user %s]\nmax_argc = 2\n' \
+		"$PF_OPS_ADMIN" >"$PF_FILE"
+	argguard policy check "$PF_FILE"
+
+	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\nadmin_groups = sudo, adm, %s\n' \
+		"$PF_OPS" >"$PF_FILE"
+	printf '\n[user %s]\nmax_argc = 2\n' "$PF_OPS_ADMIN" >>"$PF_FILE"
+	rule="$PF_FILE:6: [uid $uid] max_argc = 2 with action deny in enforce mode would lock admins"
+	rule+=" out: $PF_OPS_ADMIN is in group $PF_OPS, which administers this machine"
+	pf_refused "$rule" argguard policy check "$PF_FILE"
+	pf_refused "$rule" argguard policy apply "$PF_FILE"
+	pf_unchanged "a refused lockout of a member of admin_groups"
+
+	# A group this machine does not have is an error, not a group skipped.
+	sed -i "s/^admin_groups = .*/admin_groups = sudo, ag-no-such-group/" "$PF_FILE"
+	pf_refused "$PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group" \
+		argguard policy apply "$PF_FILE"
+	pf_unchanged "a refused admin_groups"
+}
