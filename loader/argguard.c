@@ -22,6 +22,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "names.h"
+#include "policy_diff.h"
 #include "policy_maps.h"
 #include "programs.h"
 
@@ -354,21 +355,48 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* status [--format text|json|prometheus]: the counters, mode and last apply. */
+/*
+ * Whether the live policy in maps is the one the policy file at path says:
+ * into m->policy_file (unchecked if the live policy cannot be read).
+ */
+static void check_policy_file(const struct policy_maps *maps, const char *path,
+			      struct argguard_metrics *m)
+{
+	struct policy_drift drift;
+	char *live;
+	int err;
+
+	live = policy_maps_live_text(maps, &err);
+	if (!live)
+		log_warning("failed to read the live policy to compare it with %s: %s", path,
+			    strerror(-err));
+	policy_drift_init(&drift, path);
+	policy_drift_check(&drift, live, &m->policy_file);
+	policy_drift_free(&drift);
+	free(live);
+}
+
+/* status [--format text|json|prometheus] [--policy FILE]: the counters, mode and last apply. */
 static int status(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
+		{ "policy", required_argument, NULL, 'p' },
 		{},
 	};
 	struct argguard_metrics m = { 0 };
 	struct policy_maps maps;
+	const char *policy_path = DEFAULT_POLICY_FILE;
 	char err[512];
 	int format = METRICS_TEXT, c, ret;
 
 	optind = 1;
 	opterr = 0; /* getopt would name "status" as the program */
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+		if (c == 'p') {
+			policy_path = optarg;
+			continue;
+		}
 		if (c != 'F')
 			goto usage;
 		format = metrics_format_parse(optarg);
@@ -388,6 +416,8 @@ static int status(int argc, char **argv)
 						     .counters = maps.fd[PIN_COUNTERS],
 						     .drops = maps.fd[PIN_DROPS] },
 				&m);
+	if (!ret)
+		check_policy_file(&maps, policy_path, &m);
 	policy_maps_close(&maps);
 	if (ret) {
 		log_error("failed to read the live settings: %s", strerror(-ret));
@@ -412,10 +442,66 @@ static int status(int argc, char **argv)
 			  policy_state_name(m.policy_state));
 		ret = 1;
 	}
+	/*
+	 * A policy that differs from the file is no failure: tuning with
+	 * bpftool, or applying another file to try it, is what an admin may
+	 * mean to do. The policy_file line says so, and the metrics gauge it.
+	 */
 	return ret;
 usage:
-	log_error("usage: argguard status [--format text|json|prometheus]");
+	log_error("usage: argguard status [--format text|json|prometheus] [--policy FILE]");
 	return 2;
+}
+
+/*
+ * policy show --diff [FILE]: the live policy against the file, both as
+ * policy show prints them. 0 if they match, 1 if they differ, 2 on an error.
+ */
+static int policy_show_diff(const char *path)
+{
+	struct policy_maps maps;
+	struct policy live, file;
+	char *live_text = NULL, *file_text = NULL, err[512];
+	int ret, lock;
+
+	if (policy_parse_file(path, &file, err, sizeof(err))) {
+		log_error("%s", err);
+		return 2;
+	}
+	file_text = policy_canonical_text(&file);
+	policy_free(&file);
+	if (policy_maps_open(&maps, err, sizeof(err))) {
+		log_error("%s", err);
+		ret = 2;
+		goto out;
+	}
+	lock = apply_lock(); /* one policy whole, as policy show reads it */
+	if (lock < 0) {
+		policy_maps_close(&maps);
+		ret = 2;
+		goto out;
+	}
+	ret = policy_maps_read(&maps, &live);
+	apply_unlock(lock);
+	policy_maps_close(&maps);
+	if (ret) {
+		log_error("failed to read the live policy: %s", strerror(-ret));
+		ret = 2;
+		goto out;
+	}
+	live_text = policy_canonical_text(&live);
+	policy_free(&live);
+	ret = live_text && file_text
+		      ? text_diff(stdout, "live (" ARGGUARD_PIN_DIR ")", live_text, path, file_text)
+		      : -ENOMEM;
+	if (ret < 0) {
+		log_error("failed to compare the live policy with %s: %s", path, strerror(-ret));
+		ret = 2;
+	}
+out:
+	free(live_text);
+	free(file_text);
+	return ret;
 }
 
 /* check|apply [--force] FILE: the file, or NULL on a usage error. */
@@ -449,6 +535,8 @@ static int policy_command(int argc, char **argv)
 	bool force;
 	int ret, lock;
 
+	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "show") && !strcmp(argv[2], "--diff"))
+		return policy_show_diff(argc == 4 ? argv[3] : DEFAULT_POLICY_FILE);
 	if (argc == 2 && !strcmp(argv[1], "show")) {
 		if (policy_maps_open(&maps, err, sizeof(err))) {
 			log_error("%s", err);
@@ -467,6 +555,7 @@ static int policy_command(int argc, char **argv)
 			log_error("failed to read the live policy: %s", strerror(-ret));
 			return 1;
 		}
+		policy_sort(&p); /* the order policy show --diff compares in */
 		policy_print(stdout, &p);
 		policy_free(&p);
 		return 0;
@@ -493,7 +582,8 @@ static int policy_command(int argc, char **argv)
 	printf("%s: valid\n", path);
 	return 0;
 usage:
-	log_error("usage: argguard policy check [--force] FILE | apply [--force] FILE | show");
+	log_error("usage: argguard policy check [--force] FILE | apply [--force] FILE | show "
+		  "[--diff [FILE]]");
 	return 2;
 }
 
