@@ -107,22 +107,33 @@ static const char apply_description[] =
 
 static const char show_description[] =
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
-	"                  policy file.\n";
+	"                  policy file. With --diff, a unified diff from it to\n"
+	"                  FILE (default " DEFAULT_POLICY_FILE "):\n"
+	"                  what a reload would change. Both are printed this way,\n"
+	"                  so comments, spelling and order do not count, nor\n"
+	"                  allow_lockout (no map holds it). Exits 0 if they match,\n"
+	"                  1 if they differ, 2 on an error (FILE:LINE for the\n"
+	"                  file's).\n";
 
 static const char status_options[] =
 	"        --format text|json|prometheus\n"
-	"                        With status: the output format (default text).\n";
+	"                        With status: the output format (default text).\n"
+	"        --policy FILE   With status: the policy file to compare the live\n"
+	"                        policy with (default " DEFAULT_POLICY_FILE ").\n";
 
 static const char status_description[] =
 	"    status        Print the mode, the LSM hooks argguard's programs are\n"
 	"                  attached to, the last apply's outcome, the decision\n"
 	"                  counters by scope and verdict, and the records dropped\n"
 	"                  by reason: rate_limited (summed up in the log) and\n"
-	"                  ring_full (lost). --format json prints one JSON object;\n"
-	"                  --format prometheus, the metrics that --metrics-dir\n"
-	"                  writes. Exits 1 if a hook has no program attached,\n"
-	"                  or if the policy_state is not applied (a start died\n"
-	"                  before it applied the policy file).\n";
+	"                  ring_full (lost); and whether the live policy matches\n"
+	"                  the policy file (policy_file: matches, DIFFERS or\n"
+	"                  INVALID; argguard_policy_drift). --format json prints\n"
+	"                  one JSON object; --format prometheus, the metrics that\n"
+	"                  --metrics-dir writes. Exits 1 if a hook has no program\n"
+	"                  attached, or if the policy_state is not applied (a\n"
+	"                  start died before it applied the policy file); not\n"
+	"                  for a policy that differs from the file.\n";
 
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
@@ -138,9 +149,10 @@ static const struct command_help commands[] = {
 	  force_option, NULL },
 	{ "policy apply", "    argguard policy apply [--force] FILE\n", apply_description,
 	  force_option, NULL },
-	{ "policy show", "    argguard policy show\n", show_description, NULL, NULL },
-	{ "status", "    argguard status [--format text|json|prometheus]\n", status_description,
-	  status_options, NULL },
+	{ "policy show", "    argguard policy show [--diff [FILE]]\n", show_description, NULL,
+	  NULL },
+	{ "status", "    argguard status [--format text|json|prometheus] [--policy FILE]\n",
+	  status_description, status_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -157,6 +169,10 @@ static const char help_description[] =
 	"    rule, then its uid (else, in a user namespace a user made, that\n"
 	"    user's), then [global]. A [setuid] rule applies on top to\n"
 	"    privilege-gaining execs and can only tighten.\n"
+	"\n"
+	"    The file and the live policy: systemctl reload argguard applies the\n"
+	"    file; a restart keeps what is live (bpftool edits too); argguard\n"
+	"    policy show --diff tells you if they differ.\n"
 	"\n";
 
 static const char help_options[] = "    -h, --help          Show this help.\n";
@@ -185,6 +201,7 @@ static const char help_policy_examples[] =
 	"    systemctl reload argguard      # the same, through the daemon\n"
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
+	"    argguard policy show --diff    # what a reload would change\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
@@ -203,6 +220,7 @@ static const char help_tail[] =
 	"\n"
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
+	"    policy show --diff: 0 if they match, 1 if they differ, 2 on an error;\n"
 	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n"
 	"\n"
 	"SEE ALSO\n"
