@@ -26,6 +26,9 @@
 #include "policy_maps.h"
 #include "programs.h"
 
+/* Where the package puts the monitoring files (CMakeLists.txt, monitoring/). */
+#define ARGGUARD_SHARE_DIR "/usr/share/argguard"
+
 /*
  * The help text, in pieces: argguard --help prints them all, argguard CMD
  * --help the pieces of CMD ("policy" is check, apply and show together).
@@ -217,6 +220,7 @@ static const char help_tail[] =
 	"    " ARGGUARD_APPLY_STATUS "       the last apply's outcome\n"
 	"    " DEFAULT_LOG "\n"
 	"    " ARGGUARD_PIN_DIR "/\n"
+	"    " ARGGUARD_SHARE_DIR "/  Prometheus alert rules, a Grafana dashboard\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
