@@ -326,6 +326,22 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	return err;
 }
 
+/*
+ * Does sorted p hold a rule twice? A hash map walk that meets a key deleted
+ * under it (an apply clearing the other set) starts again from the first
+ * key, and reads some rules again.
+ */
+static bool has_duplicates(const struct policy *p)
+{
+	for (size_t i = 1; i < p->n_uids; i++)
+		if (p->uids[i].uid == p->uids[i - 1].uid)
+			return true;
+	for (size_t i = 1; i < p->n_cgroups; i++)
+		if (!strcmp(p->cgroups[i].path, p->cgroups[i - 1].path))
+			return true;
+	return false;
+}
+
 char *policy_maps_live_text(const struct policy_maps *m, int *err)
 {
 	struct argguard_config before, after;
@@ -333,7 +349,10 @@ char *policy_maps_live_text(const struct policy_maps *m, int *err)
 	char *text;
 	__u32 zero = 0;
 
-	/* An apply writes the other set, then flips active_set and counts cgroup_generation up. */
+	/*
+	 * An apply clears and writes the other set, then flips active_set and
+	 * counts cgroup_generation up: a read it overlapped is made again.
+	 */
 	for (int tries = 0; tries < 10; tries++) {
 		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &before)) {
 			*err = -errno;
@@ -347,8 +366,9 @@ char *policy_maps_live_text(const struct policy_maps *m, int *err)
 			policy_free(&p);
 			return NULL;
 		}
+		policy_sort(&p);
 		if (before.active_set == after.active_set &&
-		    before.cgroup_generation == after.cgroup_generation) {
+		    before.cgroup_generation == after.cgroup_generation && !has_duplicates(&p)) {
 			text = policy_canonical_text(&p);
 			policy_free(&p);
 			*err = text ? 0 : -ENOMEM;

@@ -62,7 +62,8 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p);
 /*
  * The live policy as policy_canonical_text() prints it, read without the
  * apply lock: a read that an apply overlapped (the config map changed under
- * it) is made again. A string to free(), or NULL with *err a negative errno.
+ * it, or a walk restarted by a delete read a rule twice) is made again. A
+ * string to free(), or NULL with *err a negative errno.
  */
 char *policy_maps_live_text(const struct policy_maps *m, int *err);
 
