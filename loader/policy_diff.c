@@ -86,7 +86,7 @@ static struct line *split_lines(const char *text, size_t *n)
 
 static bool same_line(const struct line *a, const struct line *b)
 {
-	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+	return a->len == b->len && (!a->len || !memcmp(a->s, b->s, a->len));
 }
 
 /* One step of the edit from old to new: a line kept, removed or added. */

@@ -94,12 +94,12 @@ static void rules_sort_by_uid_and_path(void)
 	policy_init(&p);
 	policy_add_uid(&p, 70000, &r);
 	policy_add_uid(&p, 5, &r);
-	policy_add_uid(&p, 4000000000u, &r);
+	policy_add_uid(&p, 4000000000U, &r);
 	policy_add_cgroup(&p, "/b", &r);
 	policy_add_cgroup(&p, "/a/z", &r);
 	policy_add_cgroup(&p, "/a", &r);
 	policy_sort(&p);
-	CHECK(p.uids[0].uid == 5 && p.uids[1].uid == 70000 && p.uids[2].uid == 4000000000u,
+	CHECK(p.uids[0].uid == 5 && p.uids[1].uid == 70000 && p.uids[2].uid == 4000000000U,
 	      "uids in numeric order, above 2^31 too");
 	CHECK(!strcmp(p.cgroups[0].path, "/a") && !strcmp(p.cgroups[1].path, "/a/z") &&
 		      !strcmp(p.cgroups[2].path, "/b"),
@@ -228,7 +228,13 @@ static char *patch(const char *old, const char *d)
 		size_t n = strcspn(p, "\n");
 
 		if (*p == '@') {
-			ok = sscanf(p, "@@ -%zu,%zu", &from, &count) == 2;
+			char *end;
+
+			ok = !strncmp(p, "@@ -", 4);
+			from = strtoul(p + 4, &end, 10);
+			ok = ok && *end == ',';
+			count = strtoul(end + 1, &end, 10);
+			ok = ok && *end == ' ';
 			if (!count)
 				from++;
 			for (; ok && at < from; at++) { /* lines before the hunk, as they are */
