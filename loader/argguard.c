@@ -22,8 +22,12 @@
 #include "log.h"
 #include "metrics.h"
 #include "names.h"
+#include "policy_diff.h"
 #include "policy_maps.h"
 #include "programs.h"
+
+/* Where the package puts the monitoring files (CMakeLists.txt, monitoring/). */
+#define ARGGUARD_SHARE_DIR "/usr/share/argguard"
 
 /*
  * The help text, in pieces: argguard --help prints them all, argguard CMD
@@ -109,22 +113,33 @@ static const char apply_description[] =
 
 static const char show_description[] =
 	"    policy show   Print the live policy, bpftool edits included, as a\n"
-	"                  policy file.\n";
+	"                  policy file. With --diff, a unified diff from it to\n"
+	"                  FILE (default " DEFAULT_POLICY_FILE "):\n"
+	"                  what a reload would change. Both are printed this way,\n"
+	"                  so comments, spelling and order do not count, nor\n"
+	"                  allow_lockout (no map holds it). Exits 0 if they match,\n"
+	"                  1 if they differ, 2 on an error (FILE:LINE for the\n"
+	"                  file's).\n";
 
 static const char status_options[] =
 	"        --format text|json|prometheus\n"
-	"                        With status: the output format (default text).\n";
+	"                        With status: the output format (default text).\n"
+	"        --policy FILE   With status: the policy file to compare the live\n"
+	"                        policy with (default " DEFAULT_POLICY_FILE ").\n";
 
 static const char status_description[] =
 	"    status        Print the mode, the LSM hooks argguard's programs are\n"
 	"                  attached to, the last apply's outcome, the decision\n"
 	"                  counters by scope and verdict, and the records dropped\n"
 	"                  by reason: rate_limited (summed up in the log) and\n"
-	"                  ring_full (lost). --format json prints one JSON object;\n"
-	"                  --format prometheus, the metrics that --metrics-dir\n"
-	"                  writes. Exits 1 if a hook has no program attached,\n"
-	"                  or if the policy_state is not applied (a start died\n"
-	"                  before it applied the policy file).\n";
+	"                  ring_full (lost); and whether the live policy matches\n"
+	"                  the policy file (policy_file: matches, DIFFERS or\n"
+	"                  INVALID; argguard_policy_drift). --format json prints\n"
+	"                  one JSON object; --format prometheus, the metrics that\n"
+	"                  --metrics-dir writes. Exits 1 if a hook has no program\n"
+	"                  attached, or if the policy_state is not applied (a\n"
+	"                  start died before it applied the policy file); not\n"
+	"                  for a policy that differs from the file.\n";
 
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
@@ -140,9 +155,10 @@ static const struct command_help commands[] = {
 	  force_option, NULL },
 	{ "policy apply", "    argguard policy apply [--force] FILE\n", apply_description,
 	  force_option, NULL },
-	{ "policy show", "    argguard policy show\n", show_description, NULL, NULL },
-	{ "status", "    argguard status [--format text|json|prometheus]\n", status_description,
-	  status_options, NULL },
+	{ "policy show", "    argguard policy show [--diff [FILE]]\n", show_description, NULL,
+	  NULL },
+	{ "status", "    argguard status [--format text|json|prometheus] [--policy FILE]\n",
+	  status_description, status_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -159,6 +175,10 @@ static const char help_description[] =
 	"    rule, then its uid (else, in a user namespace a user made, that\n"
 	"    user's), then [global]. A [setuid] rule applies on top to\n"
 	"    privilege-gaining execs and can only tighten.\n"
+	"\n"
+	"    The file and the live policy: systemctl reload argguard applies the\n"
+	"    file; a restart keeps what is live (bpftool edits too); argguard\n"
+	"    policy show --diff tells you if they differ.\n"
 	"\n";
 
 static const char help_options[] = "    -h, --help          Show this help.\n";
@@ -189,6 +209,7 @@ static const char help_policy_examples[] =
 	"    systemctl reload argguard      # the same, through the daemon\n"
 	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
 	"    argguard policy show\n"
+	"    argguard policy show --diff    # what a reload would change\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
@@ -205,9 +226,11 @@ static const char help_tail[] =
 	"    " ARGGUARD_APPLY_STATUS "       the last apply's outcome\n"
 	"    " DEFAULT_LOG "\n"
 	"    " ARGGUARD_PIN_DIR "/\n"
+	"    " ARGGUARD_SHARE_DIR "/  Prometheus alert rules, a Grafana dashboard\n"
 	"\n"
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
+	"    policy show --diff: 0 if they match, 1 if they differ, 2 on an error;\n"
 	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n"
 	"\n"
 	"SEE ALSO\n"
@@ -360,21 +383,48 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* status [--format text|json|prometheus]: the counters, mode and last apply. */
+/*
+ * Whether the live policy in maps is the one the policy file at path says:
+ * into m->policy_file (unchecked if the live policy cannot be read).
+ */
+static void check_policy_file(const struct policy_maps *maps, const char *path,
+			      struct argguard_metrics *m)
+{
+	struct policy_drift drift;
+	char *live;
+	int err;
+
+	live = policy_maps_live_text(maps, &err);
+	if (!live)
+		log_warning("failed to read the live policy to compare it with %s: %s", path,
+			    strerror(-err));
+	policy_drift_init(&drift, path);
+	policy_drift_check(&drift, live, &m->policy_file);
+	policy_drift_free(&drift);
+	free(live);
+}
+
+/* status [--format text|json|prometheus] [--policy FILE]: the counters, mode and last apply. */
 static int status(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'F' },
+		{ "policy", required_argument, NULL, 'p' },
 		{},
 	};
 	struct argguard_metrics m = { 0 };
 	struct policy_maps maps;
+	const char *policy_path = DEFAULT_POLICY_FILE;
 	char err[512];
 	int format = METRICS_TEXT, c, ret;
 
 	optind = 1;
 	opterr = 0; /* getopt would name "status" as the program */
-	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+		if (c == 'p') {
+			policy_path = optarg;
+			continue;
+		}
 		if (c != 'F')
 			goto usage;
 		format = metrics_format_parse(optarg);
@@ -394,6 +444,8 @@ static int status(int argc, char **argv)
 						     .counters = maps.fd[PIN_COUNTERS],
 						     .drops = maps.fd[PIN_DROPS] },
 				&m);
+	if (!ret)
+		check_policy_file(&maps, policy_path, &m);
 	policy_maps_close(&maps);
 	if (ret) {
 		log_error("failed to read the live settings: %s", strerror(-ret));
@@ -418,10 +470,66 @@ static int status(int argc, char **argv)
 			  policy_state_name(m.policy_state));
 		ret = 1;
 	}
+	/*
+	 * A policy that differs from the file is no failure: tuning with
+	 * bpftool, or applying another file to try it, is what an admin may
+	 * mean to do. The policy_file line says so, and the metrics gauge it.
+	 */
 	return ret;
 usage:
-	log_error("usage: argguard status [--format text|json|prometheus]");
+	log_error("usage: argguard status [--format text|json|prometheus] [--policy FILE]");
 	return 2;
+}
+
+/*
+ * policy show --diff [FILE]: the live policy against the file, both as
+ * policy show prints them. 0 if they match, 1 if they differ, 2 on an error.
+ */
+static int policy_show_diff(const char *path)
+{
+	struct policy_maps maps;
+	struct policy live, file;
+	char *live_text = NULL, *file_text = NULL, err[512];
+	int ret, lock;
+
+	if (policy_parse_file(path, &file, err, sizeof(err))) {
+		log_error("%s", err);
+		return 2;
+	}
+	file_text = policy_canonical_text(&file);
+	policy_free(&file);
+	if (policy_maps_open(&maps, err, sizeof(err))) {
+		log_error("%s", err);
+		ret = 2;
+		goto out;
+	}
+	lock = apply_lock(); /* one policy whole, as policy show reads it */
+	if (lock < 0) {
+		policy_maps_close(&maps);
+		ret = 2;
+		goto out;
+	}
+	ret = policy_maps_read(&maps, &live);
+	apply_unlock(lock);
+	policy_maps_close(&maps);
+	if (ret) {
+		log_error("failed to read the live policy: %s", strerror(-ret));
+		ret = 2;
+		goto out;
+	}
+	live_text = policy_canonical_text(&live);
+	policy_free(&live);
+	ret = live_text && file_text
+		      ? text_diff(stdout, "live (" ARGGUARD_PIN_DIR ")", live_text, path, file_text)
+		      : -ENOMEM;
+	if (ret < 0) {
+		log_error("failed to compare the live policy with %s: %s", path, strerror(-ret));
+		ret = 2;
+	}
+out:
+	free(live_text);
+	free(file_text);
+	return ret;
 }
 
 /* check|apply [--force] FILE: the file, or NULL on a usage error. */
@@ -455,6 +563,8 @@ static int policy_command(int argc, char **argv)
 	bool force;
 	int ret, lock;
 
+	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "show") && !strcmp(argv[2], "--diff"))
+		return policy_show_diff(argc == 4 ? argv[3] : DEFAULT_POLICY_FILE);
 	if (argc == 2 && !strcmp(argv[1], "show")) {
 		if (policy_maps_open(&maps, err, sizeof(err))) {
 			log_error("%s", err);
@@ -473,6 +583,7 @@ static int policy_command(int argc, char **argv)
 			log_error("failed to read the live policy: %s", strerror(-ret));
 			return 1;
 		}
+		policy_sort(&p); /* the order policy show --diff compares in */
 		policy_print(stdout, &p);
 		policy_free(&p);
 		return 0;
@@ -499,7 +610,8 @@ static int policy_command(int argc, char **argv)
 	printf("%s: valid\n", path);
 	return 0;
 usage:
-	log_error("usage: argguard policy check [--force] FILE | apply [--force] FILE | show");
+	log_error("usage: argguard policy check [--force] FILE | apply [--force] FILE | show "
+		  "[--diff [FILE]]");
 	return 2;
 }
 

@@ -181,6 +181,9 @@ int run_daemon(const struct run_opts *opts)
 			.drops = programs_map_fd(progs, PIN_DROPS),
 		},
 	};
+	for (int i = 0; i < NR_MAP_PINS; i++)
+		metrics.policy.fd[i] = programs_map_fd(progs, i);
+	policy_drift_init(&metrics.drift, opts->policy_path);
 	install_signals();
 	say_ready(&metrics.maps, opts->log_path);
 	metrics_file_write(&metrics);
@@ -191,7 +194,7 @@ int run_daemon(const struct run_opts *opts)
 			notify("RELOADING=1");
 			policy_apply_file(opts->policy_path, false); /* never forced */
 			say_ready(&metrics.maps, opts->log_path);
-			metrics_file_write(&metrics);
+			metrics_file_reloaded(&metrics);
 		}
 		if (reopen) {
 			reopen = 0;

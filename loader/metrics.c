@@ -82,6 +82,36 @@ static void print_policy_state(FILE *out, const struct argguard_metrics *m)
 	fputc('\n', out);
 }
 
+/*
+ * The policy file line: the live policy is the file's, or not (bpftool
+ * edits, an apply of another file, an edit not yet reloaded), or the file
+ * has an error. Nothing when it was not compared.
+ */
+static void print_policy_file(FILE *out, const struct policy_file_check *c)
+{
+	bool other = c->path && strcmp(c->path, DEFAULT_POLICY_FILE);
+
+	switch (c->state) {
+	case POLICY_FILE_MATCHES:
+		fprintf(out, "policy_file: matches %s\n", c->path);
+		break;
+	case POLICY_FILE_DIFFERS:
+		fprintf(out,
+			"policy_file: DIFFERS from %s: argguard policy show --diff%s%s (systemctl "
+			"reload argguard applies the file)\n",
+			c->path, other ? " " : "", other ? c->path : "");
+		break;
+	case POLICY_FILE_INVALID:
+		fprintf(out,
+			"policy_file: INVALID: %s; the live policy stays as it is, and a reload "
+			"would change nothing\n",
+			c->error);
+		break;
+	default:
+		break;
+	}
+}
+
 static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 verdict)
 {
 	return m->decisions[ARGGUARD_COUNTER(scope, verdict)];
@@ -95,6 +125,7 @@ static void print_text(FILE *out, const struct argguard_metrics *m)
 		fprintf(out, "%s\n", m->last_apply.line);
 	print_attached(out, m);
 	print_policy_state(out, m);
+	print_policy_file(out, &m->policy_file);
 	for (__u32 s = 0; s < ARGGUARD_NR_SCOPES; s++)
 		for (__u32 v = 0; v < ARGGUARD_NR_VERDICTS; v++)
 			fprintf(out, "%s.%s: %" PRIu64 "\n", scope_name(s), verdict_name(v),
@@ -120,10 +151,28 @@ static json_object *last_apply_object(const struct apply_status *st)
 	return obj;
 }
 
+static json_object *policy_file_object(const struct policy_file_check *c)
+{
+	json_object *obj;
+
+	if (c->state == POLICY_FILE_UNCHECKED)
+		return NULL;
+	obj = json_object_new_object();
+	if (!obj)
+		return NULL;
+	json_object_object_add(obj, "path", json_object_new_string(c->path));
+	json_object_object_add(obj, "matches",
+			       json_object_new_boolean(c->state == POLICY_FILE_MATCHES));
+	json_object_object_add(obj, "error",
+			       c->state == POLICY_FILE_INVALID ? json_object_new_string(c->error)
+							       : NULL);
+	return obj;
+}
+
 /*
  * One object: {"mode", "attached": {hook: bool}, "policy_state", "last_apply" (null before
- * any apply this boot), "decisions": {scope: {verdict: n}},
- * "records_dropped": {reason: n}}.
+ * any apply this boot), "policy_file": {"path", "matches", "error"} (null when not
+ * compared), "decisions": {scope: {verdict: n}}, "records_dropped": {reason: n}}.
  */
 static json_object *metrics_object(const struct argguard_metrics *m)
 {
@@ -140,6 +189,7 @@ static json_object *metrics_object(const struct argguard_metrics *m)
 	json_object_object_add(obj, "policy_state",
 			       json_object_new_string(policy_state_name(m->policy_state)));
 	json_object_object_add(obj, "last_apply", last_apply_object(&m->last_apply));
+	json_object_object_add(obj, "policy_file", policy_file_object(&m->policy_file));
 	by_scope = json_object_new_object();
 	json_object_object_add(obj, "decisions", by_scope);
 	for (__u32 s = 0; by_scope && s < ARGGUARD_NR_SCOPES; s++) {
@@ -179,7 +229,8 @@ static void family(FILE *out, const char *name, const char *type, const char *he
 /*
  * The Prometheus text exposition format (version 0.0.4). Label values are
  * the fixed names of bpf/argguard.h, which need no escaping. The last apply's
- * gauges are left out when no apply has recorded them this boot.
+ * gauges are left out when no apply has recorded them this boot, the drift
+ * gauge when the policy file was not compared.
  */
 static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 {
@@ -216,6 +267,14 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 	for (__u32 state = 0; state < ARGGUARD_NR_POLICY_STATES; state++)
 		fprintf(out, "argguard_policy_state{state=\"%s\"} %d\n", policy_state_name(state),
 			state == m->policy_state);
+	if (m->policy_file.state != POLICY_FILE_UNCHECKED) {
+		family(out, "argguard_policy_drift", "gauge",
+		       "1 if the live policy is not what the policy file says (bpftool edits, an "
+		       "apply of another file, an edit not reloaded yet, or a file with an error); "
+		       "0 if they match.");
+		fprintf(out, "argguard_policy_drift %d\n",
+			m->policy_file.state != POLICY_FILE_MATCHES);
+	}
 	if (!st->known || !st->has_result)
 		return;
 	family(out, "argguard_last_apply_success", "gauge",

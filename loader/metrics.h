@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What argguard status reports, and the daemon's node_exporter textfile:
- * the numbers (mode, decision counters, drops, the last apply's outcome) in
+ * the numbers (mode, decision counters, drops, the last apply's outcome,
+ * whether the live policy is the policy file's) in
  * a plain struct, and pure functions that print them as text, JSON or the
  * Prometheus text exposition format. No libbpf: the maps are read elsewhere.
  */
@@ -15,6 +16,7 @@
 #include <linux/types.h>
 
 #include "argguard.h"
+#include "policy_diff.h"
 
 /* The file in the textfile directory; node_exporter reads only *.prom. */
 #define METRICS_TEXTFILE "argguard.prom"
@@ -52,6 +54,8 @@ struct argguard_metrics {
 	uint64_t decisions[ARGGUARD_NR_COUNTERS]; /* by ARGGUARD_COUNTER(scope, verdict) */
 	uint64_t dropped[ARGGUARD_NR_DROPS]; /* by enum argguard_drop */
 	struct apply_status last_apply;
+	struct policy_file_check
+		policy_file; /* the file beside the live policy; unchecked: left out */
 };
 
 enum metrics_format {

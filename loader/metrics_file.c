@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +23,12 @@ void metrics_file_write(struct metrics_file *mf)
 	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
 	err = metrics_read_maps(&mf->maps, &m);
 	if (!err) {
+		int live_err;
+		char *live = policy_maps_live_text(&mf->policy, &live_err);
+
+		/* Unreadable, the live policy is left unchecked, and the drift gauge out. */
+		policy_drift_check(&mf->drift, live, &m.policy_file);
+		free(live);
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 		err = metrics_write_textfile(mf->dir, &m);
 	}
@@ -39,10 +46,17 @@ void metrics_file_tick(struct metrics_file *mf)
 		metrics_file_write(mf);
 }
 
-void metrics_file_remove(const struct metrics_file *mf)
+void metrics_file_reloaded(struct metrics_file *mf)
+{
+	policy_drift_forget(&mf->drift);
+	metrics_file_write(mf);
+}
+
+void metrics_file_remove(struct metrics_file *mf)
 {
 	char path[4096];
 
+	policy_drift_free(&mf->drift);
 	if (!mf->dir)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", mf->dir, METRICS_TEXTFILE);

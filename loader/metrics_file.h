@@ -2,7 +2,10 @@
 /*
  * The daemon's node_exporter textfile (--metrics-dir): the metrics of
  * argguard status, rewritten every METRICS_INTERVAL_S seconds and on each
- * reload, and removed when the daemon stops.
+ * reload, and removed when the daemon stops. Each rewrite compares the live
+ * policy with the policy file (argguard_policy_drift): the maps are read
+ * each time (a bpftool edit tells no one), the file is parsed again only
+ * when it changed or on a reload.
  */
 #ifndef ARGGUARD_METRICS_FILE_H
 #define ARGGUARD_METRICS_FILE_H
@@ -10,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "policy_diff.h"
 #include "policy_maps.h"
 
 /* How often argguard run rewrites the metrics textfile, in seconds. */
@@ -18,6 +22,8 @@
 struct metrics_file {
 	const char *dir; /* NULL: none */
 	struct live_maps maps; /* the maps it reads */
+	struct policy_maps policy; /* and those of the live policy; the fds are not its own */
+	struct policy_drift drift; /* the policy file, as last parsed */
 	uint64_t next_ns; /* CLOCK_MONOTONIC: when it is due again */
 	bool failing; /* the last write failed, and said so */
 };
@@ -28,11 +34,14 @@ void metrics_file_write(struct metrics_file *mf);
 /* Rewrite it if it is due. */
 void metrics_file_tick(struct metrics_file *mf);
 
+/* After a reload: parse the policy file again, and rewrite the textfile. */
+void metrics_file_reloaded(struct metrics_file *mf);
+
 /*
  * No daemon, no metrics: node_exporter stops serving them, rather than
  * numbers that nobody updates (and, after --on-stop unload, a mode that is
  * no longer in force).
  */
-void metrics_file_remove(const struct metrics_file *mf);
+void metrics_file_remove(struct metrics_file *mf);
 
 #endif /* ARGGUARD_METRICS_FILE_H */

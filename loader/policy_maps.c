@@ -12,6 +12,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "policy_diff.h"
+
 int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
 {
 	char path[256];
@@ -322,4 +324,58 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	if (err)
 		policy_free(p);
 	return err;
+}
+
+/*
+ * Does sorted p hold a rule twice? A hash map walk that meets a key deleted
+ * under it (an apply clearing the other set) starts again from the first
+ * key, and reads some rules again.
+ */
+static bool has_duplicates(const struct policy *p)
+{
+	for (size_t i = 1; i < p->n_uids; i++)
+		if (p->uids[i].uid == p->uids[i - 1].uid)
+			return true;
+	for (size_t i = 1; i < p->n_cgroups; i++)
+		if (!strcmp(p->cgroups[i].path, p->cgroups[i - 1].path))
+			return true;
+	return false;
+}
+
+char *policy_maps_live_text(const struct policy_maps *m, int *err)
+{
+	struct argguard_config before, after;
+	struct policy p;
+	char *text;
+	__u32 zero = 0;
+
+	/*
+	 * An apply clears and writes the other set, then flips active_set and
+	 * counts cgroup_generation up: a read it overlapped is made again.
+	 */
+	for (int tries = 0; tries < 10; tries++) {
+		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &before)) {
+			*err = -errno;
+			return NULL;
+		}
+		*err = policy_maps_read(m, &p);
+		if (*err)
+			return NULL;
+		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &after)) {
+			*err = -errno;
+			policy_free(&p);
+			return NULL;
+		}
+		policy_sort(&p);
+		if (before.active_set == after.active_set &&
+		    before.cgroup_generation == after.cgroup_generation && !has_duplicates(&p)) {
+			text = policy_canonical_text(&p);
+			policy_free(&p);
+			*err = text ? 0 : -ENOMEM;
+			return text;
+		}
+		policy_free(&p);
+	}
+	*err = -EAGAIN;
+	return NULL;
 }

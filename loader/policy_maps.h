@@ -59,4 +59,12 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const
 /* Read the live policy, bpftool edits included, into p. */
 int policy_maps_read(const struct policy_maps *m, struct policy *p);
 
+/*
+ * The live policy as policy_canonical_text() prints it, read without the
+ * apply lock: a read that an apply overlapped (the config map changed under
+ * it, or a walk restarted by a delete read a rule twice) is made again. A
+ * string to free(), or NULL with *err a negative errno.
+ */
+char *policy_maps_live_text(const struct policy_maps *m, int *err);
+
 #endif /* ARGGUARD_POLICY_MAPS_H */

@@ -127,6 +127,43 @@ check_usage_errors() {
 	done
 }
 
+# policy show --diff checks its file before it reads any map, so a file
+# with an error, or none, is exit 2 naming it, with or without argguard
+# loaded; and with no pins, no live policy is exit 2 too, not "they match".
+check_diff_errors() {
+	local dir
+	dir=$(mktemp -d)
+	printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >"$dir/bad.conf"
+	run policy show --diff "$dir/bad.conf"
+	if [[ $rc == 2 && -z $out && $err == *"$dir/bad.conf:3: max_total_bytes = lots: expected"* ]]; then
+		pass "policy show --diff FILE with an error names FILE:LINE and exits 2"
+	else
+		fail "policy show --diff FILE with an error names FILE:LINE and exits 2"
+	fi
+	run policy show --diff "$dir/none.conf"
+	if [[ $rc == 2 && -z $out && $err == *"$dir/none.conf: No such file or directory"* ]]; then
+		pass "policy show --diff with no such FILE names it and exits 2"
+	else
+		fail "policy show --diff with no such FILE names it and exits 2"
+	fi
+	if [[ ! -e /sys/fs/bpf/argguard ]]; then
+		printf '[global]\nmode = enforce\n' >"$dir/good.conf"
+		run policy show --diff "$dir/good.conf"
+		if [[ $rc == 2 && -z $out && $err == *"is argguard loaded?"* ]]; then
+			pass "policy show --diff with no live policy exits 2, not 0 or 1"
+		else
+			fail "policy show --diff with no live policy exits 2, not 0 or 1"
+		fi
+	fi
+	run policy show --diff "$dir/good.conf" extra
+	if [[ $rc == 2 && $err == *"usage: "*"show [--diff [FILE]]"* ]]; then
+		pass "policy show --diff with two files is a usage error, exit 2"
+	else
+		fail "policy show --diff with two files is a usage error, exit 2"
+	fi
+	rm -rf "$dir"
+}
+
 main() {
 	local help cmd
 	local -a cmds
@@ -147,6 +184,7 @@ main() {
 		check_command_help "$help" "$cmd"
 	done
 	check_usage_errors
+	check_diff_errors
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"

@@ -23,6 +23,8 @@ PACKAGES=(
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis, and
 	# groff, which lints the man pages
 	clang-format jq libclang-rt-dev cppcheck clang-tidy groff-base
+	# tests: promtool, which checks and tests the shipped alert rules
+	prometheus
 	# tests: static 32-bit helpers (int 0x80 and compat execve in the guest)
 	gcc-multilib
 	# benchmarks: tests/bench/run.sh plots its results

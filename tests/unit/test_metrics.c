@@ -175,6 +175,99 @@ static void an_unfinished_start_is_named(void)
 	free(text);
 }
 
+/* The live policy beside the file: a line, an object and a gauge, or nothing when not compared. */
+static void policy_file_drift_in_every_format(void)
+{
+	struct argguard_metrics m;
+	json_object *obj, *v, *f;
+	char *text;
+
+	example(&m);
+	text = print(METRICS_TEXT, &m);
+	CHECK(!strstr(text, "policy_file"), "not compared: no policy_file line");
+	free(text);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(!strstr(text, "argguard_policy_drift"), "not compared: no drift gauge");
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	CHECK(obj && json_object_object_get_ex(obj, "policy_file", &v) && !v,
+	      "not compared: policy_file is null: %s", text);
+	json_object_put(obj);
+	free(text);
+
+	m.policy_file = (struct policy_file_check){ .state = POLICY_FILE_MATCHES,
+						    .path = "/etc/argguard/argguard.conf" };
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\npolicy_state: applied\npolicy_file: matches "
+			   "/etc/argguard/argguard.conf\nglobal.allow: "),
+	      "text: matches, after the policy state: %s", text);
+	free(text);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "# TYPE argguard_policy_drift gauge") &&
+		      has_line(text, "argguard_policy_drift 0"),
+	      "Prometheus: drift 0: %s", text);
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	CHECK(obj && json_object_object_get_ex(obj, "policy_file", &f) &&
+		      json_object_object_get_ex(f, "path", &v) &&
+		      !strcmp(json_object_get_string(v), "/etc/argguard/argguard.conf") &&
+		      json_object_object_get_ex(f, "matches", &v) &&
+		      json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v) &&
+		      json_object_object_get_ex(f, "error", &v) && !v,
+	      "JSON: policy_file {path, matches: true, error: null}: %s", text);
+	json_object_put(obj);
+	free(text);
+
+	m.policy_file.state = POLICY_FILE_DIFFERS;
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\npolicy_file: DIFFERS from /etc/argguard/argguard.conf: argguard "
+			   "policy show --diff (systemctl reload argguard applies the file)\n"),
+	      "text: DIFFERS, and the command that shows how: %s", text);
+	free(text);
+	m.policy_file.path = "/srv/site.conf";
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\npolicy_file: DIFFERS from /srv/site.conf: argguard policy show "
+			   "--diff /srv/site.conf "),
+	      "another file: the command names it: %s", text);
+	free(text);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "argguard_policy_drift 1"), "Prometheus: drift 1: %s", text);
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	CHECK(obj && json_object_object_get_ex(obj, "policy_file", &f) &&
+		      json_object_object_get_ex(f, "matches", &v) &&
+		      json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v),
+	      "JSON: matches false: %s", text);
+	json_object_put(obj);
+	free(text);
+
+	m.policy_file.state = POLICY_FILE_INVALID;
+	snprintf(m.policy_file.error, sizeof(m.policy_file.error),
+		 "/srv/site.conf:3: max_total_bytes = lots: expected a byte count");
+	text = print(METRICS_TEXT, &m);
+	CHECK(strstr(text, "\npolicy_file: INVALID: /srv/site.conf:3: max_total_bytes = lots: "
+			   "expected a byte count; the live policy stays as it is"),
+	      "text: INVALID, naming FILE:LINE: %s", text);
+	free(text);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "argguard_policy_drift 1"),
+	      "Prometheus: a file with an error is drift");
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	CHECK(obj && json_object_object_get_ex(obj, "policy_file", &f) &&
+		      json_object_object_get_ex(f, "error", &v) &&
+		      !strcmp(json_object_get_string(v),
+			      "/srv/site.conf:3: max_total_bytes = lots: expected a byte count") &&
+		      !json_object_get_boolean(json_object_object_get(f, "matches")),
+	      "JSON: the error, and matches false: %s", text);
+	json_object_put(obj);
+	free(text);
+}
+
 static json_object *parse_json(const char *text)
 {
 	return json_tokener_parse(text);
@@ -424,6 +517,7 @@ int main(void)
 	text_without_an_apply_has_no_apply_line();
 	unattached_hooks_are_named();
 	an_unfinished_start_is_named();
+	policy_file_drift_in_every_format();
 	json_is_one_object_with_everything();
 	prometheus_exposition();
 	apply_status_round_trips();

@@ -135,3 +135,76 @@ test_metrics_textfile_goes_when_the_daemon_stops() {
 	trap - EXIT
 	wait_for 10 test -f "$TEXTFILE" || fail "expected $TEXTFILE back once the daemon runs"
 }
+
+# argguard status's policy_file line.
+status_policy_file() { argguard status | grep '^policy_file: '; }
+
+# A bpftool edit parts the live policy from the file: status, its JSON, the
+# textfile and policy show --diff say so, and exactly how; a reload ends it.
+test_drift_from_the_policy_file_is_shown_until_a_reload() {
+	local file_limit tuned diff rc=0 changed
+	trap 'systemctl reload argguard.service' EXIT
+	systemctl reload argguard.service
+	wait_for 15 textfile_says argguard_policy_drift 0 ||
+		fail "expected argguard_policy_drift 0 in $TEXTFILE once the file is applied"
+	assert_eq "policy_file: matches $POLICY_FILE" "$(status_policy_file)" \
+		"status's policy_file line with the file applied"
+	diff=$(argguard policy show --diff) || rc=$?
+	assert_eq "0:" "$rc:$diff" "policy show --diff's exit status and output, the file applied"
+
+	file_limit=$(live_limit)
+	tuned=$((file_limit + 4096))
+	bpftool_set_limit "$tuned"
+	assert_eq "policy_file: DIFFERS from $POLICY_FILE: argguard policy show --diff (systemctl reload argguard applies the file)" \
+		"$(status_policy_file)" "status's policy_file line after a bpftool edit"
+	argguard status >/dev/null || fail "expected status to exit 0 with the policy tuned by bpftool"
+	jq -e --arg f "$POLICY_FILE" '.policy_file == {path: $f, matches: false, error: null}' \
+		<<<"$(argguard status --format json)" >/dev/null ||
+		fail "expected policy_file {path, matches: false, error: null} in status's JSON"
+	assert_eq 1 "$(argguard status --format prometheus | prom_value argguard_policy_drift)" \
+		"argguard_policy_drift from status --format prometheus"
+	wait_for 15 textfile_says argguard_policy_drift 1 ||
+		fail "expected argguard_policy_drift 1 in $TEXTFILE within 15 seconds of the edit"
+
+	rc=0
+	diff=$(argguard policy show --diff) || rc=$?
+	echo "$diff"
+	assert_eq 1 "$rc" "policy show --diff's exit status, the live policy tuned"
+	assert_eq "--- live (/sys/fs/bpf/argguard)|+++ $POLICY_FILE" "$(head -n 2 <<<"$diff" | paste -sd '|')" \
+		"the diff's headers"
+	changed=$(tail -n +3 <<<"$diff" | grep -E '^[-+]' | paste -sd '|')
+	assert_eq "-max_total_bytes = $tuned|+max_total_bytes = $file_limit" "$changed" \
+		"the diff's changed lines: the edited limit, and the file's"
+	grep -qx '@@ -[0-9]*,[0-9]* +[0-9]*,[0-9]* @@ \[global\]' <<<"$diff" ||
+		fail "expected a hunk header naming [global]"
+
+	systemctl reload argguard.service
+	wait_for 15 textfile_says argguard_policy_drift 0 ||
+		fail "expected argguard_policy_drift 0 in $TEXTFILE after a reload"
+	assert_eq "policy_file: matches $POLICY_FILE" "$(status_policy_file)" \
+		"status's policy_file line after the reload"
+	rc=0
+	diff=$(argguard policy show --diff) || rc=$?
+	assert_eq "0:" "$rc:$diff" "policy show --diff after the reload"
+	trap - EXIT
+}
+
+# A file with an error: status names FILE:LINE, the diff exits 2, the
+# gauge says drift; the live policy is left as it was.
+test_drift_names_a_policy_file_error() {
+	local before rc=0 out
+	cp "$POLICY_FILE" /tmp/argguard-site.conf
+	trap 'mv /tmp/argguard-site.conf "$POLICY_FILE"; systemctl reload argguard.service' EXIT
+	before=$(argguard policy show)
+	printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >"$POLICY_FILE"
+	[[ $(status_policy_file) == "policy_file: INVALID: $POLICY_FILE:3: max_total_bytes = lots: "* ]] ||
+		fail "expected status to name $POLICY_FILE:3, got: $(status_policy_file)"
+	out=$(argguard policy show --diff 2>&1) || rc=$?
+	echo "$out"
+	assert_eq 2 "$rc" "policy show --diff's exit status for a file with an error"
+	[[ $out == *"$POLICY_FILE:3: max_total_bytes = lots"* ]] ||
+		fail "expected policy show --diff to name $POLICY_FILE:3"
+	wait_for 15 textfile_says argguard_policy_drift 1 ||
+		fail "expected argguard_policy_drift 1 in $TEXTFILE for a file with an error"
+	assert_eq "$before" "$(argguard policy show)" "the live policy, the file broken"
+}

@@ -60,6 +60,10 @@ test_1_older_package_boots_enabled_and_enforcing() {
 	dpkg -L argguard | grep -qx /usr/share/man/man8/argguard.8.gz || fail "expected argguard(8)"
 	dpkg -L argguard | grep -qx /usr/share/man/man5/argguard.conf.5.gz ||
 		fail "expected argguard.conf(5)"
+	promtool check rules /usr/share/argguard/argguard-alerts.yml ||
+		fail "expected the package's alert rules, valid for promtool"
+	jq -e '.panels | length > 0' /usr/share/argguard/argguard-dashboard.json >/dev/null ||
+		fail "expected the package's Grafana dashboard, with panels"
 }
 
 # The upgrade restarts the service (dh_installsystemd's default): the pinned

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Print what argguard status --format prometheus prints, every family
+ * there (an apply recorded, the policy file compared), from the very code
+ * that prints it: tests/monitoring-check.sh checks the alert rules and the
+ * dashboard against these names, with no live maps to read.
+ */
+#include <stdio.h>
+
+#include "metrics.h"
+
+int main(void)
+{
+	struct argguard_metrics m = { .mode = ARGGUARD_MODE_ENFORCE,
+				      .attached = { true, true },
+				      .policy_state = ARGGUARD_POLICY_APPLIED,
+				      .policy_file = { .state = POLICY_FILE_MATCHES,
+						       .path = DEFAULT_POLICY_FILE } };
+
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: applied " DEFAULT_POLICY_FILE "\n"
+			   "success=1\ntimestamp=1796292000\n",
+			   &m.last_apply);
+	return metrics_print(stdout, METRICS_PROMETHEUS, &m) ? 1 : 0;
+}
