@@ -117,9 +117,9 @@ static const char show_description[] =
 	"                  FILE (default " DEFAULT_POLICY_FILE "):\n"
 	"                  what a reload would change. Both are printed this way,\n"
 	"                  so comments, spelling and order do not count, nor\n"
-	"                  allow_lockout (no map holds it). Exits 0 if they match,\n"
-	"                  1 if they differ, 2 on an error (FILE:LINE for the\n"
-	"                  file's).\n";
+	"                  allow_lockout and admin_groups (no map holds them).\n"
+	"                  Exits 0 if they match, 1 if they differ, 2 on an\n"
+	"                  error (FILE:LINE for the file's).\n";
 
 static const char status_options[] =
 	"        --format text|json|prometheus\n"

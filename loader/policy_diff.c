@@ -49,7 +49,9 @@ char *policy_canonical_text(struct policy *p)
 
 	policy_sort(p);
 	shown = *p;
-	shown.allow_lockout = false; /* the file's word to the daemon: no map holds it */
+	/* The file's word to the gate: no map holds them. */
+	shown.allow_lockout = false;
+	shown.n_admin_groups = 0;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
