@@ -60,6 +60,8 @@ test_1_older_package_boots_enabled_and_enforcing() {
 	dpkg -L argguard | grep -qx /usr/share/man/man8/argguard.8.gz || fail "expected argguard(8)"
 	dpkg -L argguard | grep -qx /usr/share/man/man5/argguard.conf.5.gz ||
 		fail "expected argguard.conf(5)"
+	dpkg -L argguard | grep -qx /usr/share/man/man5/argguard-records.5.gz ||
+		fail "expected argguard-records(5)"
 }
 
 # The upgrade restarts the service (dh_installsystemd's default): the pinned
