@@ -8,9 +8,14 @@
  *
  * The records: an exec on a patched kernel with every flag set, decided by
  * a cgroup rule; the same with every string a caller can choose made of
- * bytes that are not UTF-8 (so every <field>_encoding is there); and a
- * summary that lost records in every way, with both other sinks in use.
+ * bytes that are not UTF-8 (so every <field>_encoding is there); the same
+ * again with its cgroups gone (so <field>_error is there); once more with a
+ * cgroup path too long for an audit message (so it names what it left
+ * out); and a summary that lost records in every way, with both other
+ * sinks in use. A writer's field that none of these brings out is one the
+ * check cannot see: a new kind of field comes with a record here.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +27,9 @@
 #include "linux_audit.h"
 #include "sample_event.h"
 
-#define NR_RECORDS 3
+#define NR_RECORDS 5
+/* Longer than what the kernel logs whole of an audit message. */
+#define LONG_PATH (AUDIT_MESSAGE_TEXT_MAX + 1)
 
 static struct argguard_event every_flag(void)
 {
@@ -59,10 +66,13 @@ static struct argguard_event not_utf8(void)
 	return e;
 }
 
-static void fill(struct record r[NR_RECORDS], struct argguard_event e[2])
+static void fill(struct record r[NR_RECORDS], struct argguard_event e[2], char *long_path)
 {
 	e[0] = every_flag();
 	e[1] = not_utf8();
+	memset(long_path, 'a', LONG_PATH);
+	long_path[0] = '/';
+	long_path[LONG_PATH] = '\0';
 	r[0] = (struct record){ .kind = RECORD_EXEC,
 				.event = &e[0],
 				.cgroup = "/system.slice/ci.service/job",
@@ -71,7 +81,15 @@ static void fill(struct record r[NR_RECORDS], struct argguard_event e[2])
 				.event = &e[1],
 				.cgroup = "/ci/\xff/job",
 				.rule_cgroup = "/ci/\xff" };
-	r[2] = (struct record){
+	r[2] = (struct record){ .kind = RECORD_EXEC,
+				.event = &e[0],
+				.cgroup_err = -ENOENT,
+				.rule_cgroup_err = -ENOENT };
+	r[3] = (struct record){ .kind = RECORD_EXEC,
+				.event = &e[0],
+				.cgroup = long_path,
+				.rule_cgroup = "/system.slice/ci.service" };
+	r[4] = (struct record){
 		.kind = RECORD_SUMMARY,
 		.losses = { .suppressed = 7,
 			    .ring_full = 1,
@@ -87,7 +105,7 @@ static void fill(struct record r[NR_RECORDS], struct argguard_event e[2])
 
 static int print(const char *format, const struct record *r)
 {
-	char msg[MAX_AUDIT_MESSAGE_LENGTH], *text;
+	char msg[AUDIT_MESSAGE_TEXT_MAX], *text;
 	size_t len;
 
 	if (!strcmp(format, "json")) {
@@ -117,6 +135,7 @@ static int print(const char *format, const struct record *r)
 
 int main(int argc, char **argv)
 {
+	static char long_path[LONG_PATH + 1];
 	struct argguard_event e[2];
 	struct record r[NR_RECORDS];
 
@@ -124,7 +143,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: print_records json|journal|audit\n");
 		return 2;
 	}
-	fill(r, e);
+	fill(r, e, long_path);
 	for (int i = 0; i < NR_RECORDS; i++)
 		if (print(argv[1], &r[i])) {
 			fprintf(stderr, "print_records: record %d did not format as %s\n", i,
