@@ -2,9 +2,9 @@
 /*
  * Everything argguard pins under ARGGUARD_PIN_DIR, in one table: each pin's
  * file name, and the map, or the program whose link, the BPF object pins
- * there. Admins and tests name the files to bpftool (README, "Tuning live
- * with bpftool"), so they keep their names whatever the BPF object calls
- * its maps.
+ * there. Admins and tests name the files to bpftool (argguard.conf(5), THE
+ * POLICY IN THE MAPS), so they keep their names whatever the BPF object
+ * calls its maps.
  */
 #ifndef ARGGUARD_PINS_H
 #define ARGGUARD_PINS_H

@@ -64,6 +64,8 @@ test_1_older_package_boots_enabled_and_enforcing() {
 		fail "expected the package's alert rules, valid for promtool"
 	jq -e '.panels | length > 0' /usr/share/argguard/argguard-dashboard.json >/dev/null ||
 		fail "expected the package's Grafana dashboard, with panels"
+	dpkg -L argguard | grep -qx /usr/share/man/man5/argguard-records.5.gz ||
+		fail "expected argguard-records(5)"
 }
 
 # The upgrade restarts the service (dh_installsystemd's default): the pinned
