@@ -46,15 +46,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	bytes -= sizeof("/bin/true"); /* argv[0] and its NUL */
-	nargs = (bytes + MAX_ARG_STRLEN - 1) / MAX_ARG_STRLEN;
-	for (i = 1; i <= nargs; i++) {
+	for (nargs = 1; bytes; nargs++) {
 		size_t len = bytes < MAX_ARG_STRLEN ? bytes : MAX_ARG_STRLEN; /* NUL included */
 
-		args[i] = malloc(len);
-		if (!args[i])
+		args[nargs] = malloc(len);
+		if (!args[nargs])
 			return 2;
-		memset(args[i], 'x', len - 1);
-		args[i][len - 1] = '\0';
+		memset(args[nargs], 'x', len - 1);
+		args[nargs][len - 1] = '\0';
 		bytes -= len;
 	}
 	sigaction(SIGTERM, &term, NULL);
