@@ -349,6 +349,12 @@ void policy_drift_check(struct policy_drift *d, const char *live_text,
 	bool found = !stat(d->path, &st);
 
 	*out = (struct policy_file_check){ .path = d->path };
+	if (found && !S_ISREG(st.st_mode)) {
+		/* Reading a FIFO would take what the writer meant for the daemon, or wait forever. */
+		out->state = POLICY_FILE_INVALID;
+		snprintf(out->error, sizeof(out->error), "%s: not a regular file", d->path);
+		return;
+	}
 	if (!found || !d->parsed || !same_file(&st, &d->st))
 		parse_file(d, found ? &st : NULL);
 	if (!d->text) {

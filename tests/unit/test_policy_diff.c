@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "check.h"
 #include "policy_diff.h"
@@ -431,6 +432,27 @@ static void drift_parses_the_file_only_when_it_changes(void)
 	free(live);
 }
 
+/* A FIFO (or a device) is not read: that would take what its writer meant for
+ * the daemon, or wait for a writer for ever. */
+static void drift_reads_no_fifo(void)
+{
+	char path[] = "/tmp/argguard-drift-fifo-XXXXXX";
+	struct policy_file_check c;
+	struct policy_drift d;
+	int fd = mkstemp(path);
+
+	close(fd);
+	unlink(path);
+	CHECK(!mkfifo(path, 0600), "made the FIFO %s: %s", path, strerror(errno));
+	policy_drift_init(&d, path);
+	policy_drift_check(&d, "[global]\n", &c);
+	CHECK(c.state == POLICY_FILE_INVALID && strstr(c.error, "not a regular file") &&
+		      d.parses == 0,
+	      "a FIFO is invalid, unread: state %d, '%s', %u parses", c.state, c.error, d.parses);
+	unlink(path);
+	policy_drift_free(&d);
+}
+
 int main(void)
 {
 	spelling_order_and_comments_do_not_count();
@@ -442,5 +464,6 @@ int main(void)
 	every_diff_turns_old_into_new();
 	a_large_policy_diffs_by_its_changed_middle();
 	drift_parses_the_file_only_when_it_changes();
+	drift_reads_no_fifo();
 	return check_done();
 }
