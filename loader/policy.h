@@ -85,6 +85,9 @@ struct policy {
 void policy_init(struct policy *p);
 void policy_free(struct policy *p);
 
+/* What a rule is before its keys: no limits, and deny with E2BIG. */
+struct argguard_rule policy_rule_default(void);
+
 /*
  * Parse a policy file. User names are resolved with getpwnam(), and each of
  * admin_groups must be a group getgrnam() knows; cgroup paths are kept, in

@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The policy file reader: text to struct policy, strictly, every error naming FILE:LINE. */
+#include "policy.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <grp.h>
+#include <ini.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "units.h"
+
+static int lookup(const char *const *names, size_t n, const char *text)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], text))
+			return (int)i;
+	return -1;
+}
+
+/* The keys a policy file knows; those before FIRST_RULE_KEY are [global]'s alone. */
+enum key {
+	KEY_MODE,
+	KEY_EMPTY_ARGV,
+	KEY_HEAD_BYTES,
+	KEY_EVENT_RATE,
+	KEY_EVENT_BURST,
+	KEY_EVENT_RATE_TOTAL,
+	KEY_ALLOW_LOCKOUT,
+	KEY_ADMIN_GROUPS,
+	KEY_MAX_ARGV_BYTES,
+	KEY_MAX_ENVP_BYTES,
+	KEY_MAX_TOTAL_BYTES,
+	KEY_MAX_ARGC,
+	KEY_MAX_ENVC,
+	KEY_ACTION,
+	KEY_ERRNO,
+	NR_KEYS,
+};
+
+#define FIRST_RULE_KEY KEY_MAX_ARGV_BYTES
+
+static const char *const key_names[NR_KEYS] = {
+	[KEY_MODE] = "mode",
+	[KEY_EMPTY_ARGV] = "empty_argv",
+	[KEY_HEAD_BYTES] = "argv_head_bytes",
+	[KEY_EVENT_RATE] = "event_rate",
+	[KEY_EVENT_BURST] = "event_burst",
+	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
+	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
+	[KEY_ADMIN_GROUPS] = "admin_groups",
+	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
+	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
+	[KEY_MAX_TOTAL_BYTES] = "max_total_bytes",
+	[KEY_MAX_ARGC] = "max_argc",
+	[KEY_MAX_ENVC] = "max_envc",
+	[KEY_ACTION] = "action",
+	[KEY_ERRNO] = "errno",
+};
+
+/*
+ * The state of one parse. The reader hands inih one line at a time and
+ * counts them, as inih reports no line numbers to the handler.
+ */
+struct parser {
+	FILE *in;
+	const char *name;
+	struct policy *p;
+	unsigned int line;
+	char section[256]; /* the section the current rule belongs to */
+	struct argguard_rule *rule; /* NULL in a section that is not a rule */
+	unsigned int empty_section_line; /* a section header with no key yet */
+	char pending[256]; /* that header's name */
+	bool key_in_section; /* inih reads an indented line after a key as more of its value */
+	unsigned int key_line[NR_KEYS]; /* where the current section set each key */
+	bool have_mode;
+	char *err;
+	size_t err_len;
+	bool failed;
+};
+
+_Static_assert(POLICY_LINE_MAX + 3 <= INI_MAX_LINE, "a policy line must fit inih's buffer");
+
+static void vfail_at(struct parser *ps, unsigned int line, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (ps->failed)
+		return;
+	ps->failed = true;
+	n = snprintf(ps->err, ps->err_len, "%s:%u: ", ps->name, line);
+	if (n >= 0 && (size_t)n < ps->err_len)
+		vsnprintf(ps->err + n, ps->err_len - n, fmt, ap);
+}
+
+/* Fail with "FILE:LINE: " and the message, LINE being the line just read. */
+static __attribute__((format(printf, 2, 3))) void fail(struct parser *ps, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at(ps, ps->line, fmt, ap);
+	va_end(ap);
+}
+
+/* Fail, naming another line: a section's header, say. */
+static __attribute__((format(printf, 3, 4))) void fail_at(struct parser *ps, unsigned int line,
+							  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail_at(ps, line, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * Read one whole line into buf, which holds size bytes. A line that would
+ * not fit is an error here: inih would split it, and read its tail as a
+ * line of its own.
+ */
+static bool get_line(struct parser *ps, char *buf, int size)
+{
+	size_t limit = POLICY_LINE_MAX, len = 0;
+	bool nul = false;
+	int c, last = 0;
+
+	if (size < 3)
+		return false;
+	if ((size_t)size - 3 < limit)
+		limit = (size_t)size - 3; /* an inih built with a smaller buffer */
+	c = getc(ps->in);
+	if (c == EOF)
+		return false;
+	ps->line++;
+	for (; c != EOF && c != '\n'; c = getc(ps->in)) {
+		if (len < limit)
+			buf[len] = (char)c;
+		nul |= c == '\0';
+		last = c;
+		len++;
+	}
+	if (last == '\r')
+		len--; /* "\r\n" ends a line too */
+	if (len > limit) {
+		fail(ps, "line longer than %zu bytes", limit);
+		return false;
+	}
+	if (nul) {
+		fail(ps, "a NUL byte: a policy file is text");
+		return false;
+	}
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+	if (ps->line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3))
+		memmove(buf, buf + 3, len - 1); /* a UTF-8 byte order mark */
+	return true;
+}
+
+/* Past leading white space, as inih skips it. */
+static const char *skip_space(const char *s)
+{
+	while (*s && isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* A section header: nothing but a comment may follow its ']'. */
+static void start_section(struct parser *ps, const char *s)
+{
+	const char *end = strchr(s, ']');
+
+	if (ps->empty_section_line)
+		fail_at(ps, ps->empty_section_line,
+			"section [%s] has no keys: give it at least 'action = ...'", ps->pending);
+	if (!end) {
+		fail(ps, "expected '[section]', 'key = value' or a comment");
+		return;
+	}
+	end = skip_space(end + 1);
+	if (*end && *end != ';' && *end != '#')
+		fail(ps, "text after the section header: '%.*s'", (int)strcspn(end, "\r\n"), end);
+	ps->empty_section_line = ps->line;
+	ps->key_in_section = false;
+	snprintf(ps->pending, sizeof(ps->pending), "%.*s", (int)strcspn(s + 1, "]"), s + 1);
+}
+
+/*
+ * The reader inih calls for each line. It reports here what inih would let
+ * through or misread: a long line, a NUL, an indented line that inih would
+ * add to the value above, text after a section header.
+ */
+static char *read_line(char *buf, int size, void *stream)
+{
+	struct parser *ps = stream;
+	const char *s;
+
+	if (ps->failed || !get_line(ps, buf, size))
+		return NULL;
+	s = skip_space(buf);
+	if (!*s || *s == ';' || *s == '#')
+		return buf;
+	if (s > buf && ps->key_in_section)
+		fail(ps, "an indented line would continue the value above: unindent it");
+	else if (*s == '[')
+		start_section(ps, s);
+	else if (!strpbrk(s, "=:"))
+		fail(ps, "expected '[section]', 'key = value' or a comment");
+	return ps->failed ? NULL : buf;
+}
+
+static bool parse_number(const char *value, uint64_t max, uint64_t *out)
+{
+	return !parse_bytes(value, out) && *out <= max;
+}
+
+/* A count: decimal digits, no K, M or G. */
+static bool parse_count(const char *value, uint64_t max, uint64_t *out)
+{
+	return !strpbrk(value, "kKmMgG") && parse_number(value, max, out);
+}
+
+static struct argguard_rule *add_uid_rule(struct parser *ps, uint32_t uid)
+{
+	struct argguard_rule rule = policy_rule_default(), *added;
+	struct policy *p = ps->p;
+
+	for (size_t i = 0; i < p->n_uids; i++) {
+		if (p->uids[i].uid == uid) {
+			fail(ps, "a second rule for uid %u (the first is at line %u)", uid,
+			     p->uids[i].line);
+			return NULL;
+		}
+	}
+	if (p->n_uids == ARGGUARD_MAX_UID_RULES) {
+		fail(ps, "more than %d uid rules", ARGGUARD_MAX_UID_RULES);
+		return NULL;
+	}
+	added = policy_add_uid(p, uid, &rule);
+	if (!added)
+		fail(ps, "out of memory");
+	else
+		p->uids[p->n_uids - 1].line = ps->line;
+	return added;
+}
+
+/*
+ * A rule names a path, not a directory: the cgroup need not exist yet, and
+ * the rule holds for each cgroup made at that path later.
+ */
+static struct argguard_rule *add_cgroup_rule(struct parser *ps, const char *path)
+{
+	struct argguard_rule rule = policy_rule_default(), *added;
+	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1];
+	struct policy *p = ps->p;
+
+	if (path[0] != '/') {
+		fail(ps, "cgroup path '%s' must start with '/' (relative to the cgroup v2 root)",
+		     path);
+		return NULL;
+	}
+	if (cgroup_path_canonical(path, canonical, sizeof(canonical))) {
+		fail(ps, "cgroup path '%s' leads above the cgroup root or is longer than %zu bytes",
+		     path, sizeof(canonical) - 1);
+		return NULL;
+	}
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (!strcmp(p->cgroups[i].path, canonical)) {
+			fail(ps, "a second rule for cgroup %s (the first is at line %u)", canonical,
+			     p->cgroups[i].line);
+			return NULL;
+		}
+	}
+	if (p->n_cgroups == ARGGUARD_MAX_CGROUP_RULES) {
+		fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
+		return NULL;
+	}
+	added = policy_add_cgroup(p, canonical, &rule);
+	if (!added)
+		fail(ps, "out of memory");
+	else
+		p->cgroups[p->n_cgroups - 1].line = ps->line;
+	return added;
+}
+
+/* [global] or [setuid]: one rule, one section. */
+static struct argguard_rule *enter_single(struct parser *ps, const char *section,
+					  unsigned int *line, struct argguard_rule *rule)
+{
+	if (*line) {
+		fail(ps, "a second [%s] section (the first is at line %u)", section, *line);
+		return NULL;
+	}
+	*line = ps->line;
+	return rule;
+}
+
+/* Start a section: find or create the rule its keys go into. */
+static bool enter_section(struct parser *ps, const char *section)
+{
+	const char *arg = strchr(section, ' ');
+	char kind[16];
+	uint64_t uid;
+	struct passwd *pw;
+
+	snprintf(ps->section, sizeof(ps->section), "%s", section);
+	memset(ps->key_line, 0, sizeof(ps->key_line));
+	if (!strcmp(section, "global")) {
+		ps->rule = enter_single(ps, section, &ps->p->global_line, &ps->p->global);
+		return ps->rule != NULL;
+	}
+	if (!strcmp(section, "setuid")) {
+		ps->rule = enter_single(ps, section, &ps->p->setuid_line, &ps->p->setuid);
+		return ps->rule != NULL;
+	}
+	if (!arg || (size_t)(arg - section) >= sizeof(kind))
+		goto bad;
+	snprintf(kind, sizeof(kind), "%.*s", (int)(arg - section), section);
+	arg += strspn(arg, " ");
+	if (!strcmp(kind, "uid")) {
+		if (!parse_count(arg, UINT32_MAX - 1, &uid)) {
+			fail(ps, "[uid %s]: expected a numeric uid from 0 to %u", arg,
+			     UINT32_MAX - 1);
+			return false;
+		}
+		ps->rule = add_uid_rule(ps, (uint32_t)uid);
+	} else if (!strcmp(kind, "user")) {
+		pw = getpwnam(arg);
+		if (!pw) {
+			fail(ps, "[user %s]: no such user", arg);
+			return false;
+		}
+		if (pw->pw_uid == (uid_t)-1) {
+			fail(ps, "[user %s]: uid %u is no one's", arg, (unsigned int)pw->pw_uid);
+			return false;
+		}
+		ps->rule = add_uid_rule(ps, pw->pw_uid);
+	} else if (!strcmp(kind, "cgroup")) {
+		ps->rule = add_cgroup_rule(ps, arg);
+	} else {
+		goto bad;
+	}
+	return ps->rule != NULL;
+bad:
+	fail(ps,
+	     "unknown section [%s]: expected [global], [setuid], [uid N], [user NAME] or [cgroup "
+	     "/PATH]",
+	     section);
+	return false;
+}
+
+static void set_choice(struct parser *ps, const char *name, const char *value,
+		       int (*parse)(const char *), const char *expected, uint32_t *out)
+{
+	int v = parse(value);
+
+	if (v < 0)
+		fail(ps, "%s = %s: expected %s", name, value, expected);
+	else
+		*out = (uint32_t)v;
+}
+
+static void set_count(struct parser *ps, const char *name, const char *value, uint64_t max,
+		      const char *meaning, uint32_t *out)
+{
+	uint64_t n;
+
+	if (!parse_count(value, max, &n))
+		fail(ps, "%s = %s: expected a count from 0 to %llu%s", name, value,
+		     (unsigned long long)max, meaning);
+	else
+		*out = (uint32_t)n;
+}
+
+/* How many bytes "admin_groups = A, B, ..." takes on a line of its own. */
+static size_t admin_groups_printed(const struct policy *p)
+{
+	size_t len = strlen("admin_groups = ");
+
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		len += (i ? strlen(", ") : 0) + strlen(p->admin_groups[i]);
+	return len;
+}
+
+/*
+ * admin_groups = sudo, adm, ops: groups that exist, each named once, few
+ * enough that policy_print() writes them on one line.
+ */
+static void set_admin_groups(struct parser *ps, const char *value)
+{
+	struct policy *p = ps->p;
+	char list[INI_MAX_LINE], *item, *next, *end, **more;
+
+	snprintf(list, sizeof(list), "%s", value);
+	for (item = list; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		item = (char *)skip_space(item);
+		for (end = item + strlen(item); end > item && isspace((unsigned char)end[-1]);)
+			*--end = '\0';
+		if (!*item) {
+			fail(ps,
+			     "admin_groups = %s: expected group names separated by commas, "
+			     "such as sudo, adm",
+			     value);
+			return;
+		}
+		for (size_t i = 0; i < p->n_admin_groups; i++) {
+			if (!strcmp(p->admin_groups[i], item)) {
+				fail(ps, "admin_groups = %s: group %s is named twice", value, item);
+				return;
+			}
+		}
+		if (!getgrnam(item)) {
+			fail(ps, "admin_groups = %s: no such group %s", value, item);
+			return;
+		}
+		more = realloc(p->admin_groups, (p->n_admin_groups + 1) * sizeof(*more));
+		if (!more) {
+			fail(ps, "out of memory");
+			return;
+		}
+		p->admin_groups = more;
+		p->admin_groups[p->n_admin_groups] = strdup(item);
+		if (!p->admin_groups[p->n_admin_groups]) {
+			fail(ps, "out of memory");
+			return;
+		}
+		p->n_admin_groups++;
+	}
+	if (admin_groups_printed(p) > POLICY_LINE_MAX)
+		fail(ps,
+		     "admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, ...', more "
+		     "than a line's %d: name fewer groups",
+		     p->n_admin_groups, admin_groups_printed(p), POLICY_LINE_MAX);
+}
+
+static void set_global_key(struct parser *ps, enum key key, const char *value)
+{
+	struct policy *p = ps->p;
+	const char *name = key_names[key];
+	uint64_t n;
+
+	switch (key) {
+	case KEY_MODE:
+		set_choice(ps, name, value, mode_parse, "off, audit or enforce", &p->mode);
+		ps->have_mode = true;
+		break;
+	case KEY_EMPTY_ARGV:
+		set_choice(ps, name, value, action_parse, "allow, audit or deny",
+			   &p->empty_argv_action);
+		break;
+	case KEY_HEAD_BYTES:
+		if (!parse_number(value, ARGGUARD_HEAD_MAX, &n))
+			fail(ps, "%s = %s: expected a byte count from 0 to %d (0: %d)", name, value,
+			     ARGGUARD_HEAD_MAX, ARGGUARD_HEAD_DEFAULT);
+		else
+			p->head_bytes = (uint32_t)n;
+		break;
+	case KEY_EVENT_RATE:
+		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			  &p->event_rate);
+		break;
+	case KEY_EVENT_BURST:
+		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
+			  &p->event_burst);
+		break;
+	case KEY_EVENT_RATE_TOTAL:
+		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			  &p->event_rate_total);
+		break;
+	case KEY_ALLOW_LOCKOUT:
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			fail(ps, "%s = %s: expected yes or no", name, value);
+		else
+			p->allow_lockout = !strcmp(value, "yes");
+		break;
+	case KEY_ADMIN_GROUPS:
+		set_admin_groups(ps, value);
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_rule_key(struct parser *ps, enum key key, const char *value)
+{
+	struct argguard_rule *r = ps->rule;
+	const char *name = key_names[key];
+	uint64_t n;
+	int v;
+
+	switch (key) {
+	case KEY_ACTION:
+		set_choice(ps, name, value, action_parse, "allow, audit or deny", &r->action);
+		break;
+	case KEY_ERRNO:
+		v = deny_errno_parse(value);
+		if (v < 0)
+			fail(ps, "errno = %s: expected E2BIG, EPERM, EACCES or ENOMEM", value);
+		else
+			r->deny_errno = v;
+		break;
+	case KEY_MAX_ARGV_BYTES:
+	case KEY_MAX_ENVP_BYTES:
+	case KEY_MAX_TOTAL_BYTES:
+		if (!parse_number(value, UINT64_MAX, &n)) {
+			fail(ps,
+			     "%s = %s: expected a byte count such as 4096, 256K or 4M, from 0 (no "
+			     "limit) to %llu",
+			     name, value, (unsigned long long)UINT64_MAX);
+			return;
+		}
+		if (key == KEY_MAX_ARGV_BYTES)
+			r->max_argv_bytes = n;
+		else if (key == KEY_MAX_ENVP_BYTES)
+			r->max_envp_bytes = n;
+		else
+			r->max_total_bytes = n;
+		break;
+	case KEY_MAX_ARGC:
+	case KEY_MAX_ENVC:
+		if (!parse_number(value, UINT32_MAX, &n)) {
+			fail(ps, "%s = %s: expected a count from 0 (no limit) to %u", name, value,
+			     UINT32_MAX);
+			return;
+		}
+		if (key == KEY_MAX_ARGC)
+			r->max_argc = (uint32_t)n;
+		else
+			r->max_envc = (uint32_t)n;
+		break;
+	default:
+		break;
+	}
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value)
+{
+	struct parser *ps = user;
+	int key;
+
+	if (ps->failed)
+		return 1;
+	if (ps->empty_section_line) {
+		unsigned int line = ps->line;
+		bool entered;
+
+		/* Errors about a section name its header's line. */
+		ps->line = ps->empty_section_line;
+		ps->empty_section_line = 0;
+		entered = enter_section(ps, section);
+		ps->line = line;
+		if (!entered)
+			return 1;
+	}
+	if (!ps->rule) {
+		fail(ps, "'%s' outside any section: start with [global]", name);
+		return 1;
+	}
+	ps->key_in_section = true;
+	key = lookup(key_names, NR_KEYS, name);
+	if (key < 0 || (key < FIRST_RULE_KEY && ps->rule != &ps->p->global)) {
+		fail(ps,
+		     "unknown key '%s' in [%s]: expected max_argv_bytes, max_envp_bytes, "
+		     "max_total_bytes, max_argc, max_envc, action or errno%s",
+		     name, ps->section,
+		     ps->rule != &ps->p->global ? ""
+						: " (or mode, empty_argv, argv_head_bytes, "
+						  "event_rate, event_burst, event_rate_total, "
+						  "allow_lockout, admin_groups)");
+		return 1;
+	}
+	if (ps->key_line[key]) {
+		fail(ps, "a second '%s' in [%s] (the first is at line %u)", name, ps->section,
+		     ps->key_line[key]);
+		return 1;
+	}
+	ps->key_line[key] = ps->line;
+	if (key < FIRST_RULE_KEY)
+		set_global_key(ps, key, value);
+	else
+		set_rule_key(ps, key, value);
+	return 1;
+}
+
+int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
+{
+	struct parser ps = {
+		.in = in,
+		.name = name,
+		.p = p,
+		.err = err,
+		.err_len = err_len,
+	};
+	int line;
+
+	policy_init(p);
+	line = ini_parse_stream(read_line, &ps, on_key, &ps);
+	if (!ps.failed && line > 0) {
+		ps.line = (unsigned int)line;
+		fail(&ps, "expected '[section]', 'key = value' or a comment");
+	}
+	if (!ps.failed && ps.empty_section_line)
+		fail_at(&ps, ps.empty_section_line,
+			"section [%s] has no keys: give it at least 'action = ...'", ps.pending);
+	if (!ps.failed && line < 0)
+		fail(&ps, "cannot read the file");
+	if (!ps.failed && ferror(in))
+		fail(&ps, "cannot read the file");
+	if (!ps.failed && !p->global_line)
+		fail_at(&ps, 1,
+			"no [global] section: start the file with [global] and 'mode = enforce', "
+			"'audit' or 'off'");
+	if (!ps.failed && !ps.have_mode)
+		fail_at(&ps, p->global_line,
+			"[global] has no 'mode': add 'mode = enforce', 'audit' or 'off' (a file "
+			"without one is refused, not read as off)");
+	if (ps.failed) {
+		policy_free(p);
+		return -1;
+	}
+	return 0;
+}
+
+int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len)
+{
+	FILE *in = fopen(path, "r");
+	int ret;
+
+	if (!in) {
+		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		policy_init(p);
+		return -1;
+	}
+	ret = policy_parse(in, path, p, err, err_len);
+	fclose(in);
+	return ret;
+}
