@@ -19,7 +19,7 @@
 
 /*
  * The longest line a policy file may have, in bytes, its line ending not
- * counted: what fits inih's line buffer (INI_MAX_LINE, 200, less "\r\n\0").
+ * counted. A longer line is an error, never cut in two.
  */
 #define POLICY_LINE_MAX 197
 

@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <grp.h>
-#include <ini.h>
 #include <pwd.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -63,27 +62,25 @@ static const char *const key_names[NR_KEYS] = {
 };
 
 /*
- * The state of one parse. The reader hands inih one line at a time and
- * counts them, as inih reports no line numbers to the handler.
+ * The state of one parse: the line just read, and the section it is in.
+ * The reader stops at the first error.
  */
 struct parser {
 	FILE *in;
 	const char *name;
 	struct policy *p;
 	unsigned int line;
-	char section[256]; /* the section the current rule belongs to */
-	struct argguard_rule *rule; /* NULL in a section that is not a rule */
-	unsigned int empty_section_line; /* a section header with no key yet */
-	char pending[256]; /* that header's name */
-	bool key_in_section; /* inih reads an indented line after a key as more of its value */
-	unsigned int key_line[NR_KEYS]; /* where the current section set each key */
+	char text[POLICY_LINE_MAX + 1]; /* the line just read, its line ending left out */
+	char section[POLICY_LINE_MAX + 1]; /* the name of the section being read */
+	unsigned int section_line; /* its header's line; 0 before the first */
+	struct argguard_rule *rule; /* its rule; NULL before the first section */
+	bool key_in_section; /* a key was read since its header */
+	unsigned int key_line[NR_KEYS]; /* where the section set each key */
 	bool have_mode;
 	char *err;
 	size_t err_len;
 	bool failed;
 };
-
-_Static_assert(POLICY_LINE_MAX + 3 <= INI_MAX_LINE, "a policy line must fit inih's buffer");
 
 static void vfail_at(struct parser *ps, unsigned int line, const char *fmt, va_list ap)
 {
@@ -118,99 +115,21 @@ static __attribute__((format(printf, 3, 4))) void fail_at(struct parser *ps, uns
 	va_end(ap);
 }
 
-/*
- * Read one whole line into buf, which holds size bytes. A line that would
- * not fit is an error here: inih would split it, and read its tail as a
- * line of its own.
- */
-static bool get_line(struct parser *ps, char *buf, int size)
-{
-	size_t limit = POLICY_LINE_MAX, len = 0;
-	bool nul = false;
-	int c, last = 0;
-
-	if (size < 3)
-		return false;
-	if ((size_t)size - 3 < limit)
-		limit = (size_t)size - 3; /* an inih built with a smaller buffer */
-	c = getc(ps->in);
-	if (c == EOF)
-		return false;
-	ps->line++;
-	for (; c != EOF && c != '\n'; c = getc(ps->in)) {
-		if (len < limit)
-			buf[len] = (char)c;
-		nul |= c == '\0';
-		last = c;
-		len++;
-	}
-	if (last == '\r')
-		len--; /* "\r\n" ends a line too */
-	if (len > limit) {
-		fail(ps, "line longer than %zu bytes", limit);
-		return false;
-	}
-	if (nul) {
-		fail(ps, "a NUL byte: a policy file is text");
-		return false;
-	}
-	buf[len] = '\n';
-	buf[len + 1] = '\0';
-	if (ps->line == 1 && !strncmp(buf, "\xef\xbb\xbf", 3))
-		memmove(buf, buf + 3, len - 1); /* a UTF-8 byte order mark */
-	return true;
-}
-
-/* Past leading white space, as inih skips it. */
-static const char *skip_space(const char *s)
+/* Past leading white space. */
+static char *skip_space(char *s)
 {
 	while (*s && isspace((unsigned char)*s))
 		s++;
 	return s;
 }
 
-/* A section header: nothing but a comment may follow its ']'. */
-static void start_section(struct parser *ps, const char *s)
+/* Cut the white space off the end of s. */
+static void cut_space(char *s)
 {
-	const char *end = strchr(s, ']');
+	char *end = s + strlen(s);
 
-	if (ps->empty_section_line)
-		fail_at(ps, ps->empty_section_line,
-			"section [%s] has no keys: give it at least 'action = ...'", ps->pending);
-	if (!end) {
-		fail(ps, "expected '[section]', 'key = value' or a comment");
-		return;
-	}
-	end = skip_space(end + 1);
-	if (*end && *end != ';' && *end != '#')
-		fail(ps, "text after the section header: '%.*s'", (int)strcspn(end, "\r\n"), end);
-	ps->empty_section_line = ps->line;
-	ps->key_in_section = false;
-	snprintf(ps->pending, sizeof(ps->pending), "%.*s", (int)strcspn(s + 1, "]"), s + 1);
-}
-
-/*
- * The reader inih calls for each line. It reports here what inih would let
- * through or misread: a long line, a NUL, an indented line that inih would
- * add to the value above, text after a section header.
- */
-static char *read_line(char *buf, int size, void *stream)
-{
-	struct parser *ps = stream;
-	const char *s;
-
-	if (ps->failed || !get_line(ps, buf, size))
-		return NULL;
-	s = skip_space(buf);
-	if (!*s || *s == ';' || *s == '#')
-		return buf;
-	if (s > buf && ps->key_in_section)
-		fail(ps, "an indented line would continue the value above: unindent it");
-	else if (*s == '[')
-		start_section(ps, s);
-	else if (!strpbrk(s, "=:"))
-		fail(ps, "expected '[section]', 'key = value' or a comment");
-	return ps->failed ? NULL : buf;
+	while (end > s && isspace((unsigned char)end[-1]))
+		*--end = '\0';
 }
 
 static bool parse_number(const char *value, uint64_t max, uint64_t *out)
@@ -299,8 +218,8 @@ static struct argguard_rule *enter_single(struct parser *ps, const char *section
 	return rule;
 }
 
-/* Start a section: find or create the rule its keys go into. */
-static bool enter_section(struct parser *ps, const char *section)
+/* Start a section: find or create the rule its keys go into, or fail. */
+static void enter_section(struct parser *ps, const char *section)
 {
 	const char *arg = strchr(section, ' ');
 	char kind[16];
@@ -308,14 +227,16 @@ static bool enter_section(struct parser *ps, const char *section)
 	struct passwd *pw;
 
 	snprintf(ps->section, sizeof(ps->section), "%s", section);
+	ps->section_line = ps->line;
+	ps->key_in_section = false;
 	memset(ps->key_line, 0, sizeof(ps->key_line));
 	if (!strcmp(section, "global")) {
 		ps->rule = enter_single(ps, section, &ps->p->global_line, &ps->p->global);
-		return ps->rule != NULL;
+		return;
 	}
 	if (!strcmp(section, "setuid")) {
 		ps->rule = enter_single(ps, section, &ps->p->setuid_line, &ps->p->setuid);
-		return ps->rule != NULL;
+		return;
 	}
 	if (!arg || (size_t)(arg - section) >= sizeof(kind))
 		goto bad;
@@ -325,18 +246,18 @@ static bool enter_section(struct parser *ps, const char *section)
 		if (!parse_count(arg, UINT32_MAX - 1, &uid)) {
 			fail(ps, "[uid %s]: expected a numeric uid from 0 to %u", arg,
 			     UINT32_MAX - 1);
-			return false;
+			return;
 		}
 		ps->rule = add_uid_rule(ps, (uint32_t)uid);
 	} else if (!strcmp(kind, "user")) {
 		pw = getpwnam(arg);
 		if (!pw) {
 			fail(ps, "[user %s]: no such user", arg);
-			return false;
+			return;
 		}
 		if (pw->pw_uid == (uid_t)-1) {
 			fail(ps, "[user %s]: uid %u is no one's", arg, (unsigned int)pw->pw_uid);
-			return false;
+			return;
 		}
 		ps->rule = add_uid_rule(ps, pw->pw_uid);
 	} else if (!strcmp(kind, "cgroup")) {
@@ -344,13 +265,12 @@ static bool enter_section(struct parser *ps, const char *section)
 	} else {
 		goto bad;
 	}
-	return ps->rule != NULL;
+	return;
 bad:
 	fail(ps,
 	     "unknown section [%s]: expected [global], [setuid], [uid N], [user NAME] or [cgroup "
 	     "/PATH]",
 	     section);
-	return false;
 }
 
 static void set_choice(struct parser *ps, const char *name, const char *value,
@@ -393,14 +313,14 @@ static size_t admin_groups_printed(const struct policy *p)
 static void set_admin_groups(struct parser *ps, const char *value)
 {
 	struct policy *p = ps->p;
-	char list[INI_MAX_LINE], *item, *next, *end, **more;
+	char list[POLICY_LINE_MAX + 1], *item, *next, *end, **more;
 
 	snprintf(list, sizeof(list), "%s", value);
 	for (item = list; item; item = next) {
 		next = strchr(item, ',');
 		if (next)
 			*next++ = '\0';
-		item = (char *)skip_space(item);
+		item = skip_space(item);
 		for (end = item + strlen(item); end > item && isspace((unsigned char)end[-1]);)
 			*--end = '\0';
 		if (!*item) {
@@ -540,28 +460,13 @@ static void set_rule_key(struct parser *ps, enum key key, const char *value)
 	}
 }
 
-static int on_key(void *user, const char *section, const char *name, const char *value)
+static void set_key(struct parser *ps, const char *name, const char *value)
 {
-	struct parser *ps = user;
 	int key;
 
-	if (ps->failed)
-		return 1;
-	if (ps->empty_section_line) {
-		unsigned int line = ps->line;
-		bool entered;
-
-		/* Errors about a section name its header's line. */
-		ps->line = ps->empty_section_line;
-		ps->empty_section_line = 0;
-		entered = enter_section(ps, section);
-		ps->line = line;
-		if (!entered)
-			return 1;
-	}
 	if (!ps->rule) {
 		fail(ps, "'%s' outside any section: start with [global]", name);
-		return 1;
+		return;
 	}
 	ps->key_in_section = true;
 	key = lookup(key_names, NR_KEYS, name);
@@ -574,19 +479,137 @@ static int on_key(void *user, const char *section, const char *name, const char 
 						: " (or mode, empty_argv, argv_head_bytes, "
 						  "event_rate, event_burst, event_rate_total, "
 						  "allow_lockout, admin_groups)");
-		return 1;
+		return;
 	}
 	if (ps->key_line[key]) {
 		fail(ps, "a second '%s' in [%s] (the first is at line %u)", name, ps->section,
 		     ps->key_line[key]);
-		return 1;
+		return;
 	}
 	ps->key_line[key] = ps->line;
 	if (key < FIRST_RULE_KEY)
 		set_global_key(ps, key, value);
 	else
 		set_rule_key(ps, key, value);
-	return 1;
+}
+
+/*
+ * Read the next line into ps->text, without its line ending ("\n", or
+ * "\r\n"). Returns false at the end of the file, or on a line longer than
+ * POLICY_LINE_MAX or with a NUL byte: an error, not a line cut in two.
+ */
+static bool get_line(struct parser *ps)
+{
+	size_t len = 0;
+	bool nul = false;
+	int c, last = 0;
+
+	c = getc(ps->in);
+	if (c == EOF)
+		return false;
+	ps->line++;
+	for (; c != EOF && c != '\n'; c = getc(ps->in)) {
+		if (len <= POLICY_LINE_MAX)
+			ps->text[len] = (char)c;
+		nul |= c == '\0';
+		last = c;
+		len++;
+	}
+	if (last == '\r')
+		len--;
+	if (len > POLICY_LINE_MAX) {
+		fail(ps, "line longer than %d bytes", POLICY_LINE_MAX);
+		return false;
+	}
+	if (nul) {
+		fail(ps, "a NUL byte: a policy file is text");
+		return false;
+	}
+	ps->text[len] = '\0';
+	return true;
+}
+
+/*
+ * The first of chars in s, or the ';' of a comment (one that follows white
+ * space), or the end of s.
+ */
+static char *find_or_comment(char *s, const char *chars)
+{
+	bool after_space = false;
+
+	for (; *s && !strchr(chars, *s) && !(after_space && *s == ';'); s++)
+		after_space = isspace((unsigned char)*s);
+	return s;
+}
+
+/* The section being read must have a key: one with none is a mistake, not a no-op. */
+static void end_section(struct parser *ps)
+{
+	if (ps->section_line && !ps->key_in_section)
+		fail_at(ps, ps->section_line,
+			"section [%s] has no keys: give it at least 'action = ...'", ps->section);
+}
+
+/* "[NAME]": nothing but a comment may follow the ']'. */
+static void read_section(struct parser *ps, char *s)
+{
+	char *end = find_or_comment(s + 1, "]"), *rest;
+
+	end_section(ps);
+	if (ps->failed)
+		return;
+	if (*end != ']') {
+		fail(ps, "expected '[section]', 'key = value' or a comment");
+		return;
+	}
+	rest = skip_space(end + 1);
+	if (*rest && *rest != ';' && *rest != '#') {
+		fail(ps, "text after the section header: '%s'", rest);
+		return;
+	}
+	*end = '\0';
+	enter_section(ps, s + 1);
+}
+
+/* "KEY = VALUE" (or "KEY: VALUE"), and maybe a comment: white space, then ';'. */
+static void read_key(struct parser *ps, char *s)
+{
+	char *sep = find_or_comment(s, "=:"), *value;
+
+	if (*sep != '=' && *sep != ':') {
+		fail(ps, "expected '[section]', 'key = value' or a comment");
+		return;
+	}
+	*sep = '\0';
+	cut_space(s);
+	value = sep + 1;
+	*find_or_comment(value, "") = '\0';
+	value = skip_space(value);
+	cut_space(value);
+	set_key(ps, s, value);
+}
+
+/*
+ * One line: blank, a comment (';' or '#' first), a section header or a
+ * key. An indented line after a key is an error: INI readers take it for
+ * more of that key's value.
+ */
+static void read_line(struct parser *ps)
+{
+	char *start = ps->text, *s;
+
+	if (ps->line == 1 && !strncmp(start, "\xef\xbb\xbf", 3))
+		start += 3; /* a UTF-8 byte order mark */
+	s = skip_space(start);
+	cut_space(s);
+	if (!*s || *s == ';' || *s == '#')
+		return;
+	if (s > start && ps->key_in_section)
+		fail(ps, "an indented line would continue the value above: unindent it");
+	else if (*s == '[')
+		read_section(ps, s);
+	else
+		read_key(ps, s);
 }
 
 int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
@@ -598,19 +621,12 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 		.err = err,
 		.err_len = err_len,
 	};
-	int line;
 
 	policy_init(p);
-	line = ini_parse_stream(read_line, &ps, on_key, &ps);
-	if (!ps.failed && line > 0) {
-		ps.line = (unsigned int)line;
-		fail(&ps, "expected '[section]', 'key = value' or a comment");
-	}
-	if (!ps.failed && ps.empty_section_line)
-		fail_at(&ps, ps.empty_section_line,
-			"section [%s] has no keys: give it at least 'action = ...'", ps.pending);
-	if (!ps.failed && line < 0)
-		fail(&ps, "cannot read the file");
+	while (!ps.failed && get_line(&ps))
+		read_line(&ps);
+	if (!ps.failed)
+		end_section(&ps);
 	if (!ps.failed && ferror(in))
 		fail(&ps, "cannot read the file");
 	if (!ps.failed && !p->global_line)

@@ -260,7 +260,7 @@ static void key_given_twice_is_an_error(void)
 		     "test.conf:4: a second 'mode' in [global] (the first is at line 2)");
 	expect_error(ENFORCE "[uid 5]\nmax_argc = 9\nmax_argc = 10\n",
 		     "test.conf:5: a second 'max_argc' in [uid 5] (the first is at line 4)");
-	/* inih reads an indented line after a key as more of that key's value. */
+	/* INI readers read an indented line after a key as more of that key's value. */
 	expect_error(ENFORCE "  audit\n", "test.conf:3: an indented line would continue");
 	expect_error(ENFORCE "max_argc = 9\n  [setuid]\n",
 		     "test.conf:4: an indented line would continue");
@@ -291,6 +291,31 @@ static void cgroup_paths_are_read_in_one_spelling(void)
 		      p.n_cgroups == 1 && !strcmp(p.cgroups[0].path, "/not/made/yet"),
 	      "a rule may name a cgroup not made yet (%s)", err);
 	policy_free(&p);
+}
+
+/*
+ * inih kept 49 bytes of a section's name: [cgroup /PATH] with a longer
+ * PATH was read as the rule of a cgroup that the file never named.
+ */
+static void long_section_name_is_kept_whole(void)
+{
+	const char *path = "/system.slice/some-long-named-service.service/session-3.scope";
+	char text[512];
+	struct policy p;
+	char err[256] = "";
+
+	snprintf(text, sizeof(text), ENFORCE "[cgroup %s]\naction = deny\n", path);
+	CHECK(parse(text, &p, err, sizeof(err)) == 0 && p.n_cgroups == 1 &&
+		      !strcmp(p.cgroups[0].path, path),
+	      "[cgroup %s] (%zu bytes) is its rule, path whole: got %s (%s)", path, strlen(path),
+	      p.n_cgroups ? p.cgroups[0].path : "none", err);
+	policy_free(&p);
+	expect_error(ENFORCE
+		     "[cgroup /ci]\naction = deny\n[cgroup /ci/a-sixty-byte-name-"
+		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/]\nmax_argc = 9\n[cgroup /ci/a-sixty-"
+		     "byte-name-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx]\naction = allow\n",
+		     "test.conf:7: a second rule for cgroup /ci/a-sixty-byte-name-"
+		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx (the first is at line 5)");
 }
 
 static void missing_mode_is_an_error_not_off(void)
@@ -658,6 +683,7 @@ int main(void)
 	key_given_twice_is_an_error();
 	nothing_may_follow_a_section_header();
 	cgroup_paths_are_read_in_one_spelling();
+	long_section_name_is_kept_whole();
 	missing_mode_is_an_error_not_off();
 	every_number_has_a_range();
 	policy_that_locks_admins_out_is_refused();
