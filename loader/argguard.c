@@ -21,6 +21,7 @@
 #include "metrics_file.h"
 #include "log.h"
 #include "metrics.h"
+#include "policy.h"
 #include "policy_maps.h"
 #include "programs.h"
 
@@ -30,6 +31,9 @@
  * The man page, doc/argguard.8.scd, must name every command, option,
  * signal, file and exit status named here: tests/help-man-sync.sh checks.
  */
+#define STR_(x) #x
+#define STR(x) STR_(x) /* a number macro as a string literal */
+
 struct command_help {
 	const char *name; /* "run", "policy check", ... */
 	const char *synopsis; /* its SYNOPSIS lines */
@@ -175,17 +179,22 @@ static const char help_policy_examples[] =
 	"                        max_total_bytes (4096, 256K, 4M, 1G), max_argc,\n"
 	"                        max_envc (0 = no limit), action = allow|audit|deny,\n"
 	"                        errno = E2BIG|EPERM|EACCES|ENOMEM\n"
-	"    Each section and key at most once, lines of at most 197 bytes; every\n"
-	"    error names FILE:LINE. argguard.conf(5) has each key's range and default.\n"
-	"\n"
-	"EXAMPLES\n"
-	"    argguard policy check /etc/argguard/argguard.conf\n"
-	"    argguard policy apply /etc/argguard/argguard.conf\n"
-	"    systemctl reload argguard      # the same, through the daemon\n"
-	"    argguard policy apply --force /root/kiosk.conf   # a lockout, knowingly\n"
-	"    argguard policy show\n"
-	"    argguard status --format json | jq .decisions.global.deny\n"
-	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
+	"    Each section and key at most once, lines of at most " STR(
+		POLICY_LINE_MAX) " bytes;\n"
+				 "    every error names FILE:LINE. argguard.conf(5) has each key's "
+				 "range and\n"
+				 "    default.\n"
+				 "\n"
+				 "EXAMPLES\n"
+				 "    argguard policy check /etc/argguard/argguard.conf\n"
+				 "    argguard policy apply /etc/argguard/argguard.conf\n"
+				 "    systemctl reload argguard      # the same, through the "
+				 "daemon\n"
+				 "    argguard policy apply --force /root/kiosk.conf   # a "
+				 "lockout, knowingly\n"
+				 "    argguard policy show\n"
+				 "    argguard status --format json | jq .decisions.global.deny\n"
+				 "    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
 static const char help_tail[] =
 	"\n"

@@ -19,9 +19,14 @@
 
 /*
  * The longest line a policy file may have, in bytes, its line ending not
- * counted. A longer line is an error, never cut in two.
+ * counted. A longer line is an error, never cut in two. Far more than the
+ * longest line policy_print() writes: "[cgroup PATH]" with a PATH of 254
+ * bytes, the most the maps hold. (A plain number: argguard --help prints it.)
  */
-#define POLICY_LINE_MAX 197
+#define POLICY_LINE_MAX 4096
+_Static_assert(
+	sizeof("[cgroup ]") - 1 + ARGGUARD_CGROUP_PATH_LEN - 2 <= POLICY_LINE_MAX,
+	"policy_print() writes a cgroup rule's header on one line that policy_parse() reads");
 
 /* The most records per second event_rate(_total) can ask for, and the largest event_burst. */
 #define POLICY_EVENT_RATE_MAX 1000000U

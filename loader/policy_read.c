@@ -308,7 +308,8 @@ static size_t admin_groups_printed(const struct policy *p)
 
 /*
  * admin_groups = sudo, adm, ops: groups that exist, each named once, few
- * enough that policy_print() writes them on one line.
+ * enough that policy_print() writes them on one line. The list is checked
+ * whole before any group is looked up.
  */
 static void set_admin_groups(struct parser *ps, const char *value)
 {
@@ -336,10 +337,6 @@ static void set_admin_groups(struct parser *ps, const char *value)
 				return;
 			}
 		}
-		if (!getgrnam(item)) {
-			fail(ps, "admin_groups = %s: no such group %s", value, item);
-			return;
-		}
 		more = realloc(p->admin_groups, (p->n_admin_groups + 1) * sizeof(*more));
 		if (!more) {
 			fail(ps, "out of memory");
@@ -353,11 +350,19 @@ static void set_admin_groups(struct parser *ps, const char *value)
 		}
 		p->n_admin_groups++;
 	}
-	if (admin_groups_printed(p) > POLICY_LINE_MAX)
+	if (admin_groups_printed(p) > POLICY_LINE_MAX) {
 		fail(ps,
 		     "admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, ...', more "
 		     "than a line's %d: name fewer groups",
 		     p->n_admin_groups, admin_groups_printed(p), POLICY_LINE_MAX);
+		return;
+	}
+	for (size_t i = 0; i < p->n_admin_groups; i++) {
+		if (!getgrnam(p->admin_groups[i])) {
+			fail(ps, "admin_groups = %s: no such group %s", value, p->admin_groups[i]);
+			return;
+		}
+	}
 }
 
 static void set_global_key(struct parser *ps, enum key key, const char *value)

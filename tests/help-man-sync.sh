@@ -9,10 +9,11 @@
 # --help knows; each command and exit status has an entry of its own.
 # argguard.conf(5) (DOC_DIR/argguard.conf.5.scd) must have an entry
 # ("*KEY* = ...") for every key the parser knows (the key_names table in
-# POLICY_C) and for no other, and name every errno a rule can take (the
-# ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help names. Apart from the entries, the pages are read as
-# text: scdoc's *bold*, _underline_ and \ escapes removed and the lines
-# joined, so a phrase may wrap.
+# POLICY_C) and for no other, name every errno a rule can take (the
+# ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help
+# names, and give the longest line that --help gives. Apart from the
+# entries, the pages are read as text: scdoc's *bold*, _underline_ and \
+# escapes removed and the lines joined, so a phrase may wrap.
 set -euo pipefail
 
 n=0 failed=0
@@ -123,6 +124,16 @@ check_argguard_conf_5() {
 	mapfile -t items < <(help_section "$help" 'POLICY FILE' | grep -o -E '\[[a-z]+( [^]]+)?\]' |
 		sort -u)
 	expect_in "argguard.conf(5)" "$text" "the section" "${items[@]}"
+
+	# The longest line: one number, the help's (POLICY_LINE_MAX), in both.
+	local help_max page_max
+	help_max=$(grep -o -E 'lines of at most [0-9]+ bytes' <<<"$help" | grep -o -E '[0-9]+' || true)
+	page_max=$(grep -o -E 'a line longer than [0-9]+ bytes' <<<"$text" | grep -o -E '[0-9]+' || true)
+	if [[ -n $help_max && $help_max == "$page_max" ]]; then
+		pass "argguard.conf(5) gives the longest line as --help does ($help_max bytes)"
+	else
+		fail "argguard.conf(5) gives the longest line as --help does: '$page_max', '$help_max'"
+	fi
 
 	# And no key the parser does not know: each "*key* = ..." entry.
 	while IFS= read -r key; do

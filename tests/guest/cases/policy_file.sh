@@ -57,17 +57,18 @@ pf_put_site_back() {
 	restore_policy
 }
 
-# The user's report: "# " and 196 bytes of padding put the directive at
-# byte 199, where inih's 200-byte buffer used to cut the line in two.
+# The user's report: a comment long enough that inih's 200-byte buffer cut
+# it in two, and read its tail as a directive. Lines may be 4096 bytes now;
+# one longer, "# ", 4090 bytes of padding and a directive, is refused.
 test_policy_file_long_comment_is_refused_and_changes_nothing() {
 	trap pf_put_site_back EXIT
 	local pad
 	pf_start
-	printf -v pad '%196s' ''
+	printf -v pad '%4090s' ''
 	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\n# %s max_total_bytes = 1G\n' \
 		"${pad// /x}" >"$PF_FILE"
-	pf_refused "$PF_FILE:4: line longer than 197 bytes" argguard policy check "$PF_FILE"
-	pf_refused "$PF_FILE:4: line longer than 197 bytes" argguard policy apply "$PF_FILE"
+	pf_refused "$PF_FILE:4: line longer than 4096 bytes" argguard policy check "$PF_FILE"
+	pf_refused "$PF_FILE:4: line longer than 4096 bytes" argguard policy apply "$PF_FILE"
 	[[ $PF_OUT == *"the live policy is unchanged"* ]] || fail "expected apply to say nothing changed"
 	pf_unchanged "a refused long line"
 }
