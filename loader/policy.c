@@ -3,8 +3,49 @@
 #include "policy.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define LIMIT_INFO(key, unit, floor)                  \
+	[POLICY_LIMIT_##key] = { #key, POLICY_##unit, \
+				 POLICY_##unit == POLICY_BYTES ? UINT64_MAX : UINT32_MAX, floor },
+const struct policy_limit_info policy_limits[POLICY_NR_LIMITS] = { POLICY_LIMITS(LIMIT_INFO) };
+
+/* Each limit's member holds its unit's range: 64 bits for bytes, 32 for counts. */
+#define LIMIT_FITS(key, unit, floor)                                    \
+	_Static_assert(sizeof(((struct argguard_rule *)0)->key) ==      \
+			       (POLICY_##unit == POLICY_BYTES ? 8 : 4), \
+		       #key ": a " #unit " limit");
+POLICY_LIMITS(LIMIT_FITS)
+
+_Static_assert(POLICY_NR_LIMITS == ARGGUARD_LIMIT_ENVC - ARGGUARD_LIMIT_NONE,
+	       "a rule's limits are ARGGUARD_LIMITS from max_argv_bytes to max_envc");
+
+uint64_t policy_limit_get(const struct argguard_rule *r, enum policy_limit l)
+{
+	switch (l) {
+#define LIMIT_GET(key, unit, floor) \
+	case POLICY_LIMIT_##key:    \
+		return r->key;
+		POLICY_LIMITS(LIMIT_GET)
+	default:
+		return 0;
+	}
+}
+
+void policy_limit_set(struct argguard_rule *r, enum policy_limit l, uint64_t value)
+{
+	switch (l) {
+#define LIMIT_SET(key, unit, floor)                 \
+	case POLICY_LIMIT_##key:                    \
+		r->key = (__typeof__(r->key))value; \
+		break;
+		POLICY_LIMITS(LIMIT_SET)
+	default:
+		break;
+	}
+}
 
 struct argguard_rule policy_rule_default(void)
 {

@@ -41,6 +41,41 @@ _Static_assert(
 #define LOCKOUT_MIN_COUNT 64
 
 /*
+ * The limits a rule sets, one row each: X(KEY, UNIT, LOCKOUT_FLOOR). KEY is
+ * the policy file's key and the struct argguard_rule member it sets. UNIT
+ * is BYTES (0 to 2^64 - 1) or COUNT (0 to 2^32 - 1), either written with
+ * K, M or G, 0 meaning no limit. A deny rule that admins meet, with the
+ * limit set under LOCKOUT_FLOOR, locks them out. The reader, the printer
+ * and the lockout gate walk this table, in this order: the order of
+ * ARGGUARD_LIMITS, whose names the records give the limit crossed.
+ */
+#define POLICY_LIMITS(X)                             \
+	X(max_argv_bytes, BYTES, LOCKOUT_MIN_BYTES)  \
+	X(max_envp_bytes, BYTES, LOCKOUT_MIN_BYTES)  \
+	X(max_total_bytes, BYTES, LOCKOUT_MIN_BYTES) \
+	X(max_argc, COUNT, LOCKOUT_MIN_COUNT)        \
+	X(max_envc, COUNT, LOCKOUT_MIN_COUNT)
+
+enum policy_unit { POLICY_BYTES, POLICY_COUNT };
+
+#define POLICY_LIMIT_ENUMERATOR(key, unit, floor) POLICY_LIMIT_##key,
+enum policy_limit { POLICY_LIMITS(POLICY_LIMIT_ENUMERATOR) POLICY_NR_LIMITS };
+
+/* One row of POLICY_LIMITS, and the largest value its unit allows. */
+struct policy_limit_info {
+	const char *key;
+	enum policy_unit unit;
+	uint64_t max;
+	uint64_t lockout_floor;
+};
+
+extern const struct policy_limit_info policy_limits[POLICY_NR_LIMITS];
+
+/* A rule's limit l, and the same set to value (at most policy_limits[l].max). */
+uint64_t policy_limit_get(const struct argguard_rule *r, enum policy_limit l);
+void policy_limit_set(struct argguard_rule *r, enum policy_limit l, uint64_t value);
+
+/*
  * The groups whose members administer the machine when a file has no
  * admin_groups: those of them that exist.
  */

@@ -11,31 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A limit of r that would deny common admin commands: its name and value, or NULL. */
-static const char *locking_limit(const struct argguard_rule *r, uint64_t *value, uint64_t *least)
+/* A limit of r that would deny common admin commands, or POLICY_NR_LIMITS. */
+static enum policy_limit locking_limit(const struct argguard_rule *r)
 {
-	const struct {
-		const char *name;
-		uint64_t value, least;
-	} limits[] = {
-		{ "max_argv_bytes", r->max_argv_bytes, LOCKOUT_MIN_BYTES },
-		{ "max_envp_bytes", r->max_envp_bytes, LOCKOUT_MIN_BYTES },
-		{ "max_total_bytes", r->max_total_bytes, LOCKOUT_MIN_BYTES },
-		{ "max_argc", r->max_argc, LOCKOUT_MIN_COUNT },
-		{ "max_envc", r->max_envc, LOCKOUT_MIN_COUNT },
-	};
+	uint64_t value;
 
 	/* An action out of range reads as deny. */
 	if (r->action == ARGGUARD_ACTION_ALLOW || r->action == ARGGUARD_ACTION_AUDIT)
-		return NULL;
-	for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
-		if (limits[i].value && limits[i].value < limits[i].least) {
-			*value = limits[i].value;
-			*least = limits[i].least;
-			return limits[i].name;
-		}
+		return POLICY_NR_LIMITS;
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
+		value = policy_limit_get(r, l);
+		if (value && value < policy_limits[l].lockout_floor)
+			return l;
 	}
-	return NULL;
+	return POLICY_NR_LIMITS;
 }
 
 /*
@@ -166,12 +155,17 @@ static bool say_lockout(const char *name, unsigned int line, const char *section
 			const struct argguard_rule *r, const struct policy_admin *who, char *why,
 			size_t why_len)
 {
-	uint64_t value, least;
-	const char *limit = locking_limit(r, &value, &least);
+	enum policy_limit l = locking_limit(r);
+	const struct policy_limit_info *limit;
+	uint64_t least;
+	bool in_k;
 	char whose[512];
 
-	if (!limit)
+	if (l == POLICY_NR_LIMITS)
 		return false;
+	limit = &policy_limits[l];
+	least = limit->lockout_floor;
+	in_k = limit->unit == POLICY_BYTES && !(least % 1024);
 	if (who)
 		snprintf(whose, sizeof(whose),
 			 "%s is in group %s, which administers this machine (admin_groups): for "
@@ -182,9 +176,8 @@ static bool say_lockout(const char *name, unsigned int line, const char *section
 	snprintf(why, why_len,
 		 "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
 		 "%s it must be 0 (no limit) or at least %llu%s",
-		 name, line, section, limit, (unsigned long long)value, whose,
-		 (unsigned long long)(least == LOCKOUT_MIN_BYTES ? least >> 10 : least),
-		 least == LOCKOUT_MIN_BYTES ? "K" : "");
+		 name, line, section, limit->key, (unsigned long long)policy_limit_get(r, l), whose,
+		 (unsigned long long)(in_k ? least >> 10 : least), in_k ? "K" : "");
 	return true;
 }
 

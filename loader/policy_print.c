@@ -6,16 +6,14 @@
 
 static void print_rule(FILE *out, const struct argguard_rule *r)
 {
-	if (r->max_argv_bytes)
-		fprintf(out, "max_argv_bytes = %llu\n", (unsigned long long)r->max_argv_bytes);
-	if (r->max_envp_bytes)
-		fprintf(out, "max_envp_bytes = %llu\n", (unsigned long long)r->max_envp_bytes);
-	if (r->max_total_bytes)
-		fprintf(out, "max_total_bytes = %llu\n", (unsigned long long)r->max_total_bytes);
-	if (r->max_argc)
-		fprintf(out, "max_argc = %u\n", r->max_argc);
-	if (r->max_envc)
-		fprintf(out, "max_envc = %u\n", r->max_envc);
+	uint64_t value;
+
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
+		value = policy_limit_get(r, l);
+		if (value)
+			fprintf(out, "%s = %llu\n", policy_limits[l].key,
+				(unsigned long long)value);
+	}
 	/* Values that bpftool wrote out of range are printed as the BPF side reads them. */
 	fprintf(out, "action = %s\n",
 		action_name(r->action <= ARGGUARD_ACTION_DENY ? r->action : ARGGUARD_ACTION_DENY));
@@ -24,8 +22,10 @@ static void print_rule(FILE *out, const struct argguard_rule *r)
 
 static bool rule_is_empty(const struct argguard_rule *r)
 {
-	return !r->max_argv_bytes && !r->max_envp_bytes && !r->max_total_bytes && !r->max_argc &&
-	       !r->max_envc;
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++)
+		if (policy_limit_get(r, l))
+			return false;
+	return true;
 }
 
 static uint32_t at_most(uint32_t value, uint32_t max)

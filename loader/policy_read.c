@@ -21,7 +21,10 @@ static int lookup(const char *const *names, size_t n, const char *text)
 	return -1;
 }
 
-/* The keys a policy file knows; those before FIRST_RULE_KEY are [global]'s alone. */
+/*
+ * The keys a policy file knows; those before FIRST_RULE_KEY are [global]'s
+ * alone. KEY_LIMIT + l is the key of policy_limits[l].
+ */
 enum key {
 	KEY_MODE,
 	KEY_EMPTY_ARGV,
@@ -31,18 +34,15 @@ enum key {
 	KEY_EVENT_RATE_TOTAL,
 	KEY_ALLOW_LOCKOUT,
 	KEY_ADMIN_GROUPS,
-	KEY_MAX_ARGV_BYTES,
-	KEY_MAX_ENVP_BYTES,
-	KEY_MAX_TOTAL_BYTES,
-	KEY_MAX_ARGC,
-	KEY_MAX_ENVC,
 	KEY_ACTION,
 	KEY_ERRNO,
-	NR_KEYS,
+	KEY_LIMIT,
+	NR_KEYS = KEY_LIMIT + POLICY_NR_LIMITS,
 };
 
-#define FIRST_RULE_KEY KEY_MAX_ARGV_BYTES
+#define FIRST_RULE_KEY KEY_ACTION
 
+#define LIMIT_KEY_NAME(key, unit, floor) [KEY_LIMIT + POLICY_LIMIT_##key] = #key,
 static const char *const key_names[NR_KEYS] = {
 	[KEY_MODE] = "mode",
 	[KEY_EMPTY_ARGV] = "empty_argv",
@@ -52,13 +52,10 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
 	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
 	[KEY_ADMIN_GROUPS] = "admin_groups",
-	[KEY_MAX_ARGV_BYTES] = "max_argv_bytes",
-	[KEY_MAX_ENVP_BYTES] = "max_envp_bytes",
-	[KEY_MAX_TOTAL_BYTES] = "max_total_bytes",
-	[KEY_MAX_ARGC] = "max_argc",
-	[KEY_MAX_ENVC] = "max_envc",
 	[KEY_ACTION] = "action",
 	[KEY_ERRNO] = "errno",
+	/* and from KEY_LIMIT on, one per row of POLICY_LIMITS */
+	POLICY_LIMITS(LIMIT_KEY_NAME)
 };
 
 /*
@@ -413,13 +410,34 @@ static void set_global_key(struct parser *ps, enum key key, const char *value)
 	}
 }
 
+static void set_limit(struct parser *ps, enum policy_limit l, const char *value)
+{
+	const struct policy_limit_info *limit = &policy_limits[l];
+	uint64_t n;
+
+	if (parse_number(value, limit->max, &n))
+		policy_limit_set(ps->rule, l, n);
+	else if (limit->unit == POLICY_BYTES)
+		fail(ps,
+		     "%s = %s: expected a byte count such as 4096, 256K or 4M, from 0 (no limit) "
+		     "to "
+		     "%llu",
+		     limit->key, value, (unsigned long long)limit->max);
+	else
+		fail(ps, "%s = %s: expected a count from 0 (no limit) to %llu", limit->key, value,
+		     (unsigned long long)limit->max);
+}
+
 static void set_rule_key(struct parser *ps, enum key key, const char *value)
 {
 	struct argguard_rule *r = ps->rule;
 	const char *name = key_names[key];
-	uint64_t n;
 	int v;
 
+	if (key >= KEY_LIMIT) {
+		set_limit(ps, (enum policy_limit)(key - KEY_LIMIT), value);
+		return;
+	}
 	switch (key) {
 	case KEY_ACTION:
 		set_choice(ps, name, value, action_parse, "allow, audit or deny", &r->action);
@@ -431,42 +449,25 @@ static void set_rule_key(struct parser *ps, enum key key, const char *value)
 		else
 			r->deny_errno = v;
 		break;
-	case KEY_MAX_ARGV_BYTES:
-	case KEY_MAX_ENVP_BYTES:
-	case KEY_MAX_TOTAL_BYTES:
-		if (!parse_number(value, UINT64_MAX, &n)) {
-			fail(ps,
-			     "%s = %s: expected a byte count such as 4096, 256K or 4M, from 0 (no "
-			     "limit) to %llu",
-			     name, value, (unsigned long long)UINT64_MAX);
-			return;
-		}
-		if (key == KEY_MAX_ARGV_BYTES)
-			r->max_argv_bytes = n;
-		else if (key == KEY_MAX_ENVP_BYTES)
-			r->max_envp_bytes = n;
-		else
-			r->max_total_bytes = n;
-		break;
-	case KEY_MAX_ARGC:
-	case KEY_MAX_ENVC:
-		if (!parse_number(value, UINT32_MAX, &n)) {
-			fail(ps, "%s = %s: expected a count from 0 (no limit) to %u", name, value,
-			     UINT32_MAX);
-			return;
-		}
-		if (key == KEY_MAX_ARGC)
-			r->max_argc = (uint32_t)n;
-		else
-			r->max_envc = (uint32_t)n;
-		break;
 	default:
 		break;
 	}
 }
 
+/* "max_argv_bytes, max_envp_bytes, ..., " into buf. */
+static const char *limit_keys(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS && n < len; l++)
+		n += (size_t)snprintf(buf + n, len - n, "%s, ", policy_limits[l].key);
+	return buf;
+}
+
 static void set_key(struct parser *ps, const char *name, const char *value)
 {
+	char limits[256];
 	int key;
 
 	if (!ps->rule) {
@@ -476,10 +477,8 @@ static void set_key(struct parser *ps, const char *name, const char *value)
 	ps->key_in_section = true;
 	key = lookup(key_names, NR_KEYS, name);
 	if (key < 0 || (key < FIRST_RULE_KEY && ps->rule != &ps->p->global)) {
-		fail(ps,
-		     "unknown key '%s' in [%s]: expected max_argv_bytes, max_envp_bytes, "
-		     "max_total_bytes, max_argc, max_envc, action or errno%s",
-		     name, ps->section,
+		fail(ps, "unknown key '%s' in [%s]: expected %saction or errno%s", name,
+		     ps->section, limit_keys(limits, sizeof(limits)),
 		     ps->rule != &ps->p->global ? ""
 						: " (or mode, empty_argv, argv_head_bytes, "
 						  "event_rate, event_burst, event_rate_total, "

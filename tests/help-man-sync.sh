@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# help-man-sync.sh ARGGUARD DOC_DIR POLICY_C ARGGUARD_H: keep the help and
+# help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H: keep the help and
 # the man pages in step, as TAP.
 #
 # argguard(8) (DOC_DIR/argguard.8.scd) must name every command, option
@@ -9,7 +9,8 @@
 # --help knows; each command and exit status has an entry of its own.
 # argguard.conf(5) (DOC_DIR/argguard.conf.5.scd) must have an entry
 # ("*KEY* = ...") for every key the parser knows (the key_names table in
-# POLICY_C) and for no other, name every errno a rule can take (the
+# LOADER_DIR/policy_read.c, and the rule limits, the POLICY_LIMITS table in
+# LOADER_DIR/policy.h) and for no other, name every errno a rule can take (the
 # ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help
 # names, and give the longest line that --help gives. Apart from the
 # entries, the pages are read as text: scdoc's *bold*, _underline_ and \
@@ -102,12 +103,14 @@ check_argguard_8() {
 }
 
 check_argguard_conf_5() {
-	local help=$1 page=$2 policy_c=$3 argguard_h=$4 text key
+	local help=$1 page=$2 loader=$3 argguard_h=$4 text key
 	local -a keys items
 	text=$(page_text "$page")
 
-	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$policy_c" |
-		grep -o -E '"[a-z_]+"' | tr -d '"')
+	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$loader/policy_read.c" |
+		grep -o -E '"[a-z_]+"' | tr -d '"'
+		awk '/^#define POLICY_LIMITS\(X\)/ { on = 1 } on { print } on && !/\\$/ { exit }' \
+			"$loader/policy.h" | sed -n -E 's/^[[:space:]]*X\(([a-z_]+),.*/\1/p')
 	# Each key an entry of its own: a line "*KEY* = ...".
 	for key in "${keys[@]}"; do
 		if grep -q "^\*$key\* = " "$page"; then
@@ -146,13 +149,13 @@ check_argguard_conf_5() {
 }
 
 main() {
-	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR POLICY_C ARGGUARD_H}
-	local doc=${2:?} policy_c=${3:?} argguard_h=${4:?} help
+	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H}
+	local doc=${2:?} loader=${3:?} argguard_h=${4:?} help
 	echo "TAP version 13"
 	help=$("$argguard" --help)
 
 	check_argguard_8 "$help" "$doc/argguard.8.scd"
-	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$policy_c" "$argguard_h"
+	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$loader" "$argguard_h"
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "names.h"
 #include "policy.h"
 
 static int parse_n(const char *text, size_t len, struct policy *p, char *err, size_t err_len)
@@ -119,6 +120,30 @@ static void out_of_range_map_values_print_as_a_valid_file(void)
 	      "and the raw values are shown in a comment: got \"%s\"", out);
 	free(out);
 	policy_free(&b);
+}
+
+/*
+ * One row of POLICY_LIMITS per limit: its key is the name a record gives
+ * the limit (ARGGUARD_LIMITS, in the same order), and its member holds the
+ * largest value the key takes.
+ */
+static void each_limit_is_one_row_named_as_records_name_it(void)
+{
+	struct argguard_rule r = { 0 };
+
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
+		CHECK(!strcmp(policy_limits[l].key, limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l)),
+		      "limit %d is %s in the policy and in the records (%s)", l,
+		      policy_limits[l].key, limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l));
+		policy_limit_set(&r, l, policy_limits[l].max);
+		CHECK(policy_limit_get(&r, l) == policy_limits[l].max,
+		      "%s holds its largest value, %llu", policy_limits[l].key,
+		      (unsigned long long)policy_limits[l].max);
+	}
+	CHECK(r.max_argv_bytes == UINT64_MAX && r.max_envp_bytes == UINT64_MAX &&
+		      r.max_total_bytes == UINT64_MAX && r.max_argc == UINT32_MAX &&
+		      r.max_envc == UINT32_MAX,
+	      "and each row sets its own member");
 }
 
 static void expect_error(const char *text, const char *want)
@@ -734,6 +759,7 @@ static void admin_groups_bad_values_are_errors(void)
 int main(void)
 {
 	full_file_parses();
+	each_limit_is_one_row_named_as_records_name_it();
 	printed_policy_reads_back_the_same();
 	out_of_range_map_values_print_as_a_valid_file();
 	errors_name_file_line_and_what_was_expected();
