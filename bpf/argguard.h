@@ -128,8 +128,8 @@ _Static_assert(ARGGUARD_VERDICT_ALLOW < ARGGUARD_VERDICT_AUDIT &&
 		       ARGGUARD_VERDICT_AUDIT < ARGGUARD_VERDICT_DENY,
 	       "verdicts go mildest first: the empty-argv check keeps the worse of two");
 _Static_assert(ARGGUARD_NR_LIMITS == 9,
-	       "each limit a rule can set has its policy key (loader/policy.c), its check in "
-	       "crossed_limit() and its lockout floor (policy_locks_out())");
+	       "each limit a rule can set has its row in POLICY_LIMITS (loader/policy.h: its "
+	       "key, unit and lockout floor) and its check in crossed_limit()");
 _Static_assert(ARGGUARD_NR_DROPS == 2, "the pinned drops map holds one counter per reason");
 _Static_assert(ARGGUARD_NR_DENY_ERRNOS == 4,
 	       "the policy parser's message, argguard --help and argguard.conf(5) name the errnos");

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "names.h"
+#include "policy.h"
 #include "policy_diff.h"
 #include "policy_maps.h"
 #include "programs.h"
@@ -200,7 +201,7 @@ static const char help_policy_examples[] =
 	"                        max_total_bytes (4096, 256K, 4M, 1G), max_argc,\n"
 	"                        max_envc (0 = no limit), action = allow|audit|deny,\n"
 	"                        errno = E2BIG|EPERM|EACCES|ENOMEM\n"
-	"    Each section and key at most once, lines of at most 197 bytes; every\n"
+	"    Each section and key at most once, lines of at most 4096 bytes; every\n"
 	"    error names FILE:LINE. argguard.conf(5) has each key's range and default.\n"
 	"\n"
 	"EXAMPLES\n"
@@ -213,6 +214,8 @@ static const char help_policy_examples[] =
 	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
+
+_Static_assert(POLICY_LINE_MAX == 4096, "the help text names the longest line");
 
 static const char help_tail[] =
 	"\n"

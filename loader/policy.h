@@ -19,9 +19,14 @@
 
 /*
  * The longest line a policy file may have, in bytes, its line ending not
- * counted: what fits inih's line buffer (INI_MAX_LINE, 200, less "\r\n\0").
+ * counted. A longer line is an error, never cut in two. Far more than the
+ * longest line policy_print() writes: "[cgroup PATH]" with a PATH of 254
+ * bytes, the most the maps hold. (A plain number: argguard --help prints it.)
  */
-#define POLICY_LINE_MAX 197
+#define POLICY_LINE_MAX 4096
+_Static_assert(
+	sizeof("[cgroup ]") - 1 + ARGGUARD_CGROUP_PATH_LEN - 2 <= POLICY_LINE_MAX,
+	"policy_print() writes a cgroup rule's header on one line that policy_parse() reads");
 
 /* The most records per second event_rate(_total) can ask for, and the largest event_burst. */
 #define POLICY_EVENT_RATE_MAX 1000000U
@@ -34,6 +39,41 @@
  */
 #define LOCKOUT_MIN_BYTES (32 << 10)
 #define LOCKOUT_MIN_COUNT 64
+
+/*
+ * The limits a rule sets, one row each: X(KEY, UNIT, LOCKOUT_FLOOR). KEY is
+ * the policy file's key and the struct argguard_rule member it sets. UNIT
+ * is BYTES (0 to 2^64 - 1) or COUNT (0 to 2^32 - 1), either written with
+ * K, M or G, 0 meaning no limit. A deny rule that admins meet, with the
+ * limit set under LOCKOUT_FLOOR, locks them out. The reader, the printer
+ * and the lockout gate walk this table, in this order: the order of
+ * ARGGUARD_LIMITS, whose names the records give the limit crossed.
+ */
+#define POLICY_LIMITS(X)                             \
+	X(max_argv_bytes, BYTES, LOCKOUT_MIN_BYTES)  \
+	X(max_envp_bytes, BYTES, LOCKOUT_MIN_BYTES)  \
+	X(max_total_bytes, BYTES, LOCKOUT_MIN_BYTES) \
+	X(max_argc, COUNT, LOCKOUT_MIN_COUNT)        \
+	X(max_envc, COUNT, LOCKOUT_MIN_COUNT)
+
+enum policy_unit { POLICY_BYTES, POLICY_COUNT };
+
+#define POLICY_LIMIT_ENUMERATOR(key, unit, floor) POLICY_LIMIT_##key,
+enum policy_limit { POLICY_LIMITS(POLICY_LIMIT_ENUMERATOR) POLICY_NR_LIMITS };
+
+/* One row of POLICY_LIMITS, and the largest value its unit allows. */
+struct policy_limit_info {
+	const char *key;
+	enum policy_unit unit;
+	uint64_t max;
+	uint64_t lockout_floor;
+};
+
+extern const struct policy_limit_info policy_limits[POLICY_NR_LIMITS];
+
+/* A rule's limit l, and the same set to value (at most policy_limits[l].max). */
+uint64_t policy_limit_get(const struct argguard_rule *r, enum policy_limit l);
+void policy_limit_set(struct argguard_rule *r, enum policy_limit l, uint64_t value);
 
 /*
  * The groups whose members administer the machine when a file has no
@@ -84,6 +124,9 @@ struct policy {
  */
 void policy_init(struct policy *p);
 void policy_free(struct policy *p);
+
+/* What a rule is before its keys: no limits, and deny with E2BIG. */
+struct argguard_rule policy_rule_default(void);
 
 /*
  * Parse a policy file. User names are resolved with getpwnam(), and each of

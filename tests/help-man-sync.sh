@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# help-man-sync.sh ARGGUARD DOC_DIR POLICY_C ARGGUARD_H: keep the help and
+# help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H: keep the help and
 # the man pages in step, as TAP.
 #
 # argguard(8) (DOC_DIR/argguard.8.scd) must name every command, option
@@ -9,10 +9,12 @@
 # --help knows; each command and exit status has an entry of its own.
 # argguard.conf(5) (DOC_DIR/argguard.conf.5.scd) must have an entry
 # ("*KEY* = ...") for every key the parser knows (the key_names table in
-# POLICY_C) and for no other, and name every errno a rule can take (the
-# ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help names. Apart from the entries, the pages are read as
-# text: scdoc's *bold*, _underline_ and \ escapes removed and the lines
-# joined, so a phrase may wrap.
+# LOADER_DIR/policy_keys.c, and the rule limits, the POLICY_LIMITS table in
+# LOADER_DIR/policy.h) and for no other, name every errno a rule can take (the
+# ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help
+# names, and give the longest line that --help gives. Apart from the
+# entries, the pages are read as text: scdoc's *bold*, _underline_ and \
+# escapes removed and the lines joined, so a phrase may wrap.
 set -euo pipefail
 
 n=0 failed=0
@@ -101,12 +103,14 @@ check_argguard_8() {
 }
 
 check_argguard_conf_5() {
-	local help=$1 page=$2 policy_c=$3 argguard_h=$4 text key
+	local help=$1 page=$2 loader=$3 argguard_h=$4 text key
 	local -a keys items
 	text=$(page_text "$page")
 
-	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$policy_c" |
-		grep -o -E '"[a-z_]+"' | tr -d '"')
+	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$loader/policy_keys.c" |
+		grep -o -E '"[a-z_]+"' | tr -d '"'
+		awk '/^#define POLICY_LIMITS\(X\)/ { on = 1 } on { print } on && !/\\$/ { exit }' \
+			"$loader/policy.h" | sed -n -E 's/^[[:space:]]*X\(([a-z_]+),.*/\1/p')
 	# Each key an entry of its own: a line "*KEY* = ...".
 	for key in "${keys[@]}"; do
 		if grep -q "^\*$key\* = " "$page"; then
@@ -124,6 +128,16 @@ check_argguard_conf_5() {
 		sort -u)
 	expect_in "argguard.conf(5)" "$text" "the section" "${items[@]}"
 
+	# The longest line: one number, the help's (POLICY_LINE_MAX), in both.
+	local help_max page_max
+	help_max=$(grep -o -E 'lines of at most [0-9]+ bytes' <<<"$help" | grep -o -E '[0-9]+' || true)
+	page_max=$(grep -o -E 'a line longer than [0-9]+ bytes' <<<"$text" | grep -o -E '[0-9]+' || true)
+	if [[ -n $help_max && $help_max == "$page_max" ]]; then
+		pass "argguard.conf(5) gives the longest line as --help does ($help_max bytes)"
+	else
+		fail "argguard.conf(5) gives the longest line as --help does: '$page_max', '$help_max'"
+	fi
+
 	# And no key the parser does not know: each "*key* = ..." entry.
 	while IFS= read -r key; do
 		if printf '%s\n' "${keys[@]}" | grep -qx -- "$key"; then
@@ -135,13 +149,13 @@ check_argguard_conf_5() {
 }
 
 main() {
-	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR POLICY_C ARGGUARD_H}
-	local doc=${2:?} policy_c=${3:?} argguard_h=${4:?} help
+	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H}
+	local doc=${2:?} loader=${3:?} argguard_h=${4:?} help
 	echo "TAP version 13"
 	help=$("$argguard" --help)
 
 	check_argguard_8 "$help" "$doc/argguard.8.scd"
-	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$policy_c" "$argguard_h"
+	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$loader" "$argguard_h"
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"

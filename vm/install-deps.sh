@@ -12,7 +12,7 @@ PACKAGES=(
 	# guest: root file system and emulator
 	debootstrap e2fsprogs qemu-system-x86
 	# argguard
-	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev libinih-dev
+	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev
 	libaudit-dev
 	# systemd.pc: where the unit is installed (debian/control's Build-Depends too)
 	systemd

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "names.h"
 #include "policy.h"
 
 static int parse_n(const char *text, size_t len, struct policy *p, char *err, size_t err_len)
@@ -121,10 +122,34 @@ static void out_of_range_map_values_print_as_a_valid_file(void)
 	policy_free(&b);
 }
 
+/*
+ * One row of POLICY_LIMITS per limit: its key is the name a record gives
+ * the limit (ARGGUARD_LIMITS, in the same order), and its member holds the
+ * largest value the key takes.
+ */
+static void each_limit_is_one_row_named_as_records_name_it(void)
+{
+	struct argguard_rule r = { 0 };
+
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
+		CHECK(!strcmp(policy_limits[l].key, limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l)),
+		      "limit %d is %s in the policy and in the records (%s)", l,
+		      policy_limits[l].key, limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l));
+		policy_limit_set(&r, l, policy_limits[l].max);
+		CHECK(policy_limit_get(&r, l) == policy_limits[l].max,
+		      "%s holds its largest value, %llu", policy_limits[l].key,
+		      (unsigned long long)policy_limits[l].max);
+	}
+	CHECK(r.max_argv_bytes == UINT64_MAX && r.max_envp_bytes == UINT64_MAX &&
+		      r.max_total_bytes == UINT64_MAX && r.max_argc == UINT32_MAX &&
+		      r.max_envc == UINT32_MAX,
+	      "and each row sets its own member");
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	struct policy p;
-	char err[256] = "";
+	char err[1024] = "";
 
 	CHECK(parse(text, &p, err, sizeof(err)) == -1 && strstr(err, want),
 	      "rejected with \"%s\": got \"%s\"", want, err);
@@ -192,35 +217,90 @@ static char *long_comment(size_t len)
 
 static void long_line_is_an_error_not_split(void)
 {
-	char text[1024], want[64];
+	size_t size = 2 * POLICY_LINE_MAX;
+	char *text = malloc(size), want[64];
 	char *at_limit = long_comment(POLICY_LINE_MAX), *over = long_comment(POLICY_LINE_MAX + 1);
-	char *reported = long_comment(250);
+	char *reported = long_comment(POLICY_LINE_MAX + 50);
 	struct policy p;
 	char err[256] = "";
 
-	snprintf(text, sizeof(text), ENFORCE "%s\n", at_limit);
+	snprintf(text, size, ENFORCE "%s\n", at_limit);
 	CHECK(parse(text, &p, err, sizeof(err)) == 0 && p.global.max_total_bytes == 0,
 	      "a %d-byte comment is a comment, tail and all (%s)", POLICY_LINE_MAX, err);
 	policy_free(&p);
-	snprintf(text, sizeof(text), "[global]\r\nmode = enforce\r\n%s\r\n", at_limit);
+	snprintf(text, size, "[global]\r\nmode = enforce\r\n%s\r\n", at_limit);
 	expect_valid(text, "a comment at the limit, ended by \\r\\n,");
 
 	snprintf(want, sizeof(want), "test.conf:3: line longer than %d bytes", POLICY_LINE_MAX);
-	snprintf(text, sizeof(text), ENFORCE "%s\n", over);
+	snprintf(text, size, ENFORCE "%s\n", over);
 	expect_error(text, want);
-	snprintf(text, sizeof(text), ENFORCE "%s\n", reported);
+	snprintf(text, size, ENFORCE "%s\n", reported);
 	expect_error(text, want);
-	snprintf(text, sizeof(text), ENFORCE "%s", reported);
+	snprintf(text, size, ENFORCE "%s", reported);
 	expect_error(text, want); /* the last line, with no newline */
-	snprintf(text, sizeof(text), "[global]\n%s\nmode = enforce\n", reported);
+	snprintf(text, size, "[global]\n%s\nmode = enforce\n", reported);
 	expect_error(text, "test.conf:2: line longer than");
 
 	/* A line at the limit does not throw the count off. */
-	snprintf(text, sizeof(text), ENFORCE "%s\nbogus = 1\n", at_limit);
+	snprintf(text, size, ENFORCE "%s\nbogus = 1\n", at_limit);
 	expect_error(text, "test.conf:4: unknown key 'bogus'");
 	free(at_limit);
 	free(over);
 	free(reported);
+	free(text);
+}
+
+/* "/argguard-t-long/xxx.../xxx..." of len bytes: parts of 60 bytes, none empty. */
+static void long_cgroup_path(char *out, size_t len)
+{
+	size_t n = (size_t)snprintf(out, len + 1, "/argguard-t-long");
+
+	for (; n < len; n++)
+		out[n] = n % 61 == 16 && n + 1 < len ? '/' : 'x';
+	out[len] = '\0';
+}
+
+/*
+ * The maps hold a cgroup path of 254 bytes: policy show prints its rule on
+ * a line of 263, which policy check must read back (inih's 197-byte lines
+ * could not).
+ */
+static void longest_cgroup_rule_prints_and_reads_back(void)
+{
+	struct argguard_rule rule = policy_rule_default();
+	char path[256], header[512], text[512], err[512] = "", *out = NULL;
+	struct policy a, b;
+	size_t len = 0;
+	FILE *f;
+
+	long_cgroup_path(path, 254);
+	CHECK(strlen(path) == 254 && !cgroup_path_canonical(path, text, 255) && !strcmp(text, path),
+	      "a canonical cgroup path of 254 bytes: %s", path);
+	policy_init(&a);
+	a.mode = ARGGUARD_MODE_ENFORCE;
+	rule.max_total_bytes = 64 << 10;
+	CHECK(policy_add_cgroup(&a, path, &rule) != NULL, "a rule for it");
+	f = open_memstream(&out, &len);
+	policy_print(f, &a);
+	fclose(f);
+	snprintf(header, sizeof(header), "\n[cgroup %s]\n", path);
+	CHECK(strstr(out, header), "policy_print() writes its header, %zu bytes, on a line",
+	      strlen(header) - 2);
+	CHECK(parse(out, &b, err, sizeof(err)) == 0 && b.n_cgroups == 1 &&
+		      !strcmp(b.cgroups[0].path, path) &&
+		      b.cgroups[0].rule.max_total_bytes == 64 << 10,
+	      "and policy_parse() reads it back, path and rule whole (%s)", err);
+	free(out);
+	policy_free(&a);
+	policy_free(&b);
+
+	long_cgroup_path(path, 255);
+	snprintf(text, sizeof(text), ENFORCE "[cgroup %s]\naction = deny\n", path);
+	snprintf(header, sizeof(header),
+		 "test.conf:3: cgroup path '%s' leads above the cgroup root or is longer than 254 "
+		 "bytes",
+		 path);
+	expect_error(text, header);
 }
 
 static void nul_byte_is_an_error(void)
@@ -260,7 +340,7 @@ static void key_given_twice_is_an_error(void)
 		     "test.conf:4: a second 'mode' in [global] (the first is at line 2)");
 	expect_error(ENFORCE "[uid 5]\nmax_argc = 9\nmax_argc = 10\n",
 		     "test.conf:5: a second 'max_argc' in [uid 5] (the first is at line 4)");
-	/* inih reads an indented line after a key as more of that key's value. */
+	/* INI readers read an indented line after a key as more of that key's value. */
 	expect_error(ENFORCE "  audit\n", "test.conf:3: an indented line would continue");
 	expect_error(ENFORCE "max_argc = 9\n  [setuid]\n",
 		     "test.conf:4: an indented line would continue");
@@ -291,6 +371,31 @@ static void cgroup_paths_are_read_in_one_spelling(void)
 		      p.n_cgroups == 1 && !strcmp(p.cgroups[0].path, "/not/made/yet"),
 	      "a rule may name a cgroup not made yet (%s)", err);
 	policy_free(&p);
+}
+
+/*
+ * inih kept 49 bytes of a section's name: [cgroup /PATH] with a longer
+ * PATH was read as the rule of a cgroup that the file never named.
+ */
+static void long_section_name_is_kept_whole(void)
+{
+	const char *path = "/system.slice/some-long-named-service.service/session-3.scope";
+	char text[512];
+	struct policy p;
+	char err[256] = "";
+
+	snprintf(text, sizeof(text), ENFORCE "[cgroup %s]\naction = deny\n", path);
+	CHECK(parse(text, &p, err, sizeof(err)) == 0 && p.n_cgroups == 1 &&
+		      !strcmp(p.cgroups[0].path, path),
+	      "[cgroup %s] (%zu bytes) is its rule, path whole: got %s (%s)", path, strlen(path),
+	      p.n_cgroups ? p.cgroups[0].path : "none", err);
+	policy_free(&p);
+	expect_error(ENFORCE
+		     "[cgroup /ci]\naction = deny\n[cgroup /ci/a-sixty-byte-name-"
+		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/]\nmax_argc = 9\n[cgroup /ci/a-sixty-"
+		     "byte-name-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx]\naction = allow\n",
+		     "test.conf:7: a second rule for cgroup /ci/a-sixty-byte-name-"
+		     "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx (the first is at line 5)");
 }
 
 static void missing_mode_is_an_error_not_off(void)
@@ -607,8 +712,9 @@ static void admin_groups_print_and_read_back(void)
 
 static void admin_groups_bad_values_are_errors(void)
 {
-	char names[64][64], list[256], text[512], want[256];
-	size_t n = host_groups(names, 64), line = 0, printed, count = 1;
+	char *list = malloc(POLICY_LINE_MAX + 1), *text = malloc(2 * POLICY_LINE_MAX), want[256];
+	size_t line = 0, printed = strlen("admin_groups = "), count = 0;
+	const size_t name_len = strlen("group-000-of-a-list");
 
 	expect_error(ENFORCE "admin_groups =\n",
 		     "test.conf:3: admin_groups = : expected group names separated by commas, such "
@@ -627,28 +733,33 @@ static void admin_groups_bad_values_are_errors(void)
 	expect_error(ENFORCE "[uid 5]\nadmin_groups = root\n",
 		     "test.conf:4: unknown key 'admin_groups' in [uid 5]");
 
-	/* Packed as "a,b,c" a list fits a line that "a, b, c" would not. */
-	line = (size_t)snprintf(list, sizeof(list), "admin_groups=%s", names[0]);
-	printed = strlen("admin_groups = ") + strlen(names[0]);
-	for (size_t i = 1; i < n && line + 1 + strlen(names[i]) <= POLICY_LINE_MAX; i++) {
-		line += (size_t)snprintf(list + line, sizeof(list) - line, ",%s", names[i]);
-		printed += 2 + strlen(names[i]);
+	/*
+	 * Packed as "a,b,c" a list fits a line that "a, b, c" would not. Its
+	 * length is checked before any group is looked up.
+	 */
+	line = (size_t)snprintf(list, POLICY_LINE_MAX + 1, "admin_groups=");
+	while (line + 1 + name_len <= POLICY_LINE_MAX) {
+		line += (size_t)snprintf(list + line, POLICY_LINE_MAX + 1 - line,
+					 "%sgroup-%03zu-of-a-list", count ? "," : "", count);
+		printed += (count ? 2 : 0) + name_len;
 		count++;
 	}
 	CHECK(printed > POLICY_LINE_MAX,
-	      "this machine has groups enough for a list too long once printed (%zu bytes)",
-	      printed);
-	snprintf(text, sizeof(text), ENFORCE "%s\n", list);
+	      "%zu groups take more than a line once printed (%zu bytes)", count, printed);
+	snprintf(text, 2 * POLICY_LINE_MAX, ENFORCE "%s\n", list);
 	snprintf(want, sizeof(want),
 		 "test.conf:3: admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, "
-		 "...', more than a line's 197: name fewer groups",
-		 count, printed);
+		 "...', more than a line's %d: name fewer groups",
+		 count, printed, POLICY_LINE_MAX);
 	expect_error(text, want);
+	free(list);
+	free(text);
 }
 
 int main(void)
 {
 	full_file_parses();
+	each_limit_is_one_row_named_as_records_name_it();
 	printed_policy_reads_back_the_same();
 	out_of_range_map_values_print_as_a_valid_file();
 	errors_name_file_line_and_what_was_expected();
@@ -658,6 +769,8 @@ int main(void)
 	key_given_twice_is_an_error();
 	nothing_may_follow_a_section_header();
 	cgroup_paths_are_read_in_one_spelling();
+	long_section_name_is_kept_whole();
+	longest_cgroup_rule_prints_and_reads_back();
 	missing_mode_is_an_error_not_off();
 	every_number_has_a_range();
 	policy_that_locks_admins_out_is_refused();

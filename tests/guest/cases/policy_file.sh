@@ -57,17 +57,18 @@ pf_put_site_back() {
 	restore_policy
 }
 
-# The user's report: "# " and 196 bytes of padding put the directive at
-# byte 199, where inih's 200-byte buffer used to cut the line in two.
+# The user's report: a comment long enough that inih's 200-byte buffer cut
+# it in two, and read its tail as a directive. Lines may be 4096 bytes now;
+# one longer, "# ", 4090 bytes of padding and a directive, is refused.
 test_policy_file_long_comment_is_refused_and_changes_nothing() {
 	trap pf_put_site_back EXIT
 	local pad
 	pf_start
-	printf -v pad '%196s' ''
+	printf -v pad '%4090s' ''
 	printf '[global]\nmode = enforce\nmax_total_bytes = 64K\n# %s max_total_bytes = 1G\n' \
 		"${pad// /x}" >"$PF_FILE"
-	pf_refused "$PF_FILE:4: line longer than 197 bytes" argguard policy check "$PF_FILE"
-	pf_refused "$PF_FILE:4: line longer than 197 bytes" argguard policy apply "$PF_FILE"
+	pf_refused "$PF_FILE:4: line longer than 4096 bytes" argguard policy check "$PF_FILE"
+	pf_refused "$PF_FILE:4: line longer than 4096 bytes" argguard policy apply "$PF_FILE"
 	[[ $PF_OUT == *"the live policy is unchanged"* ]] || fail "expected apply to say nothing changed"
 	pf_unchanged "a refused long line"
 }
@@ -224,4 +225,48 @@ test_policy_file_lockout_of_an_admin_groups_member_is_refused() {
 	pf_refused "$PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group" \
 		argguard policy apply "$PF_FILE"
 	pf_unchanged "a refused admin_groups"
+}
+
+# Issue 31: inih kept 49 bytes of a section's name, so [cgroup PATH] held
+# for the cgroup at PATH's first 42 bytes ("cgroup " takes 7), one the file
+# never named; and its 197-byte lines refused a header for a path over 188
+# bytes, the one policy show prints for a rule that bpftool may write.
+PF_LONG_TOP=/argguard-t-long
+
+# pf_long_path LEN: "$PF_LONG_TOP/xxx.../xxx..." of LEN bytes, parts of 60.
+pf_long_path() {
+	local path=$PF_LONG_TOP part
+	printf -v part '%60s' ''
+	while ((${#path} < $1)); do
+		path+=/${part// /x}
+	done
+	echo "${path:0:$1}"
+}
+
+pf_long_cleanup() {
+	find "$CG$PF_LONG_TOP" -depth -type d -exec rmdir {} + 2>/dev/null || true
+	restore_policy
+}
+
+test_policy_file_rule_for_a_220_byte_cgroup_path_holds_there_not_at_its_prefix() {
+	trap pf_long_cleanup EXIT
+	local path prefix out
+	path=$(pf_long_path 220)
+	prefix=${path:0:42} # what inih read: a sibling, cut in the middle of a name
+	mkdir -p "$CG$path" "$CG$prefix"
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup $path]" "max_total_bytes = 64K"
+
+	argguard policy show >/tmp/argguard-pf-show.conf
+	grep -qxF "[cgroup $path]" /tmp/argguard-pf-show.conf ||
+		fail "expected policy show to print the rule's header, [cgroup $path]"
+	out=$(argguard policy check /tmp/argguard-pf-show.conf 2>&1) ||
+		fail "expected policy check to read back what policy show printed: $out"
+	[[ $out == *"/tmp/argguard-pf-show.conf: valid"* ]] ||
+		fail "expected policy check to call policy show's output valid: $out"
+
+	expect E2BIG "root, 100K in the 220-byte cgroup: its 64K rule" \
+		in_cgroup "$path" "$HELPERS/execsize" 100000 0 /bin/true
+	expect allowed "root, 100K in $prefix, the path's first 42 bytes: only the 1M global rule" \
+		in_cgroup "$prefix" "$HELPERS/execsize" 100000 0 /bin/true
 }

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lockout gate: would a policy deny admins' own commands? With the
+ * lookup of which uids that rules name are admins.
+ */
+#include "policy.h"
+
+#include <errno.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A limit of r that would deny common admin commands, or POLICY_NR_LIMITS. */
+static enum policy_limit locking_limit(const struct argguard_rule *r)
+{
+	uint64_t value;
+
+	/* An action out of range reads as deny. */
+	if (r->action == ARGGUARD_ACTION_ALLOW || r->action == ARGGUARD_ACTION_AUDIT)
+		return POLICY_NR_LIMITS;
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
+		value = policy_limit_get(r, l);
+		if (value && value < policy_limits[l].lockout_floor)
+			return l;
+	}
+	return POLICY_NR_LIMITS;
+}
+
+/*
+ * Does a cgroup rule at path hold for root's shell, sudo, or what starts
+ * them: the root, systemd's own scope, the system and user slices, a login
+ * session, or an ssh or getty unit?
+ */
+static bool admin_cgroup(const char *path)
+{
+	const char *unit;
+
+	if (!strcmp(path, "/") || !strcmp(path, "/init.scope") || !strcmp(path, "/system.slice") ||
+	    !strcmp(path, "/user.slice") || !strncmp(path, "/user.slice/", strlen("/user.slice/")))
+		return true;
+	if (strncmp(path, "/system.slice/", strlen("/system.slice/")))
+		return false;
+	unit = path + strlen("/system.slice/");
+	return strstr(unit, "ssh") || strstr(unit, "getty");
+}
+
+/* The groups whose members administer the machine: as the file names them, or the defaults. */
+static const char *const *admin_group_names(const struct policy *p, size_t *n)
+{
+	static const char *const defaults[] = { POLICY_DEFAULT_ADMIN_GROUPS };
+
+	if (!p->n_admin_groups) {
+		*n = sizeof(defaults) / sizeof(defaults[0]);
+		return defaults;
+	}
+	*n = p->n_admin_groups;
+	return (const char *const *)p->admin_groups;
+}
+
+static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, const char *group)
+{
+	struct policy_admin *more = realloc(a->list, (a->n + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	a->list = more;
+	more = &a->list[a->n++];
+	more->uid = uid;
+	snprintf(more->user, sizeof(more->user), "%s", user);
+	snprintf(more->group, sizeof(more->group), "%s", group);
+	return 0;
+}
+
+static const struct policy_admin *find_admin(const struct policy_admins *a, uint32_t uid)
+{
+	for (size_t i = 0; a && i < a->n; i++)
+		if (a->list[i].uid == uid)
+			return &a->list[i];
+	return NULL;
+}
+
+/* Does a uid rule name uid? */
+static bool rule_names_uid(const struct policy *p, uint32_t uid)
+{
+	for (size_t i = 0; i < p->n_uids; i++)
+		if (p->uids[i].uid == uid)
+			return true;
+	return false;
+}
+
+/*
+ * First the members that each group lists, in the order the file names the
+ * groups; then, for each uid a rule names, its primary group. Only those
+ * uids are looked up, so a large user directory is never walked.
+ */
+int policy_admins_lookup(const struct policy *p, struct policy_admins *out)
+{
+	size_t n_groups;
+	const char *const *groups = admin_group_names(p, &n_groups);
+	gid_t *gids = calloc(n_groups, sizeof(*gids));
+	bool *exists = calloc(n_groups, sizeof(*exists));
+	struct passwd *pw;
+	struct group *gr;
+	int ret = -ENOMEM;
+
+	*out = (struct policy_admins){ 0 };
+	if (!gids || !exists)
+		goto out;
+	for (size_t g = 0; g < n_groups; g++) {
+		gr = getgrnam(groups[g]);
+		if (!gr)
+			continue; /* a default group this machine lacks, or one gone since the parse */
+		exists[g] = true;
+		gids[g] = gr->gr_gid;
+		for (char **m = gr->gr_mem; *m; m++) {
+			pw = getpwnam(*m);
+			if (pw && pw->pw_uid && rule_names_uid(p, pw->pw_uid) &&
+			    !find_admin(out, pw->pw_uid) &&
+			    add_admin(out, pw->pw_uid, *m, groups[g]))
+				goto out;
+		}
+	}
+	for (size_t i = 0; i < p->n_uids; i++) {
+		uint32_t uid = p->uids[i].uid;
+
+		if (!uid || find_admin(out, uid))
+			continue;
+		pw = getpwuid(uid);
+		for (size_t g = 0; pw && g < n_groups; g++) {
+			if (!exists[g] || pw->pw_gid != gids[g])
+				continue;
+			if (add_admin(out, uid, pw->pw_name, groups[g]))
+				goto out;
+			break;
+		}
+	}
+	ret = 0;
+out:
+	if (ret)
+		policy_admins_free(out);
+	free(gids);
+	free(exists);
+	return ret;
+}
+
+void policy_admins_free(struct policy_admins *a)
+{
+	free(a->list);
+	*a = (struct policy_admins){ 0 };
+}
+
+/* who: the admin the rule holds for, or NULL for root and sudo. */
+static bool say_lockout(const char *name, unsigned int line, const char *section,
+			const struct argguard_rule *r, const struct policy_admin *who, char *why,
+			size_t why_len)
+{
+	enum policy_limit l = locking_limit(r);
+	const struct policy_limit_info *limit;
+	uint64_t least;
+	bool in_k;
+	char whose[512];
+
+	if (l == POLICY_NR_LIMITS)
+		return false;
+	limit = &policy_limits[l];
+	least = limit->lockout_floor;
+	in_k = limit->unit == POLICY_BYTES && !(least % 1024);
+	if (who)
+		snprintf(whose, sizeof(whose),
+			 "%s is in group %s, which administers this machine (admin_groups): for "
+			 "%s's shell and sudo",
+			 who->user, who->group, who->user);
+	else
+		snprintf(whose, sizeof(whose), "for root's shell and sudo");
+	snprintf(why, why_len,
+		 "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
+		 "%s it must be 0 (no limit) or at least %llu%s",
+		 name, line, section, limit->key, (unsigned long long)policy_limit_get(r, l), whose,
+		 (unsigned long long)(in_k ? least >> 10 : least), in_k ? "K" : "");
+	return true;
+}
+
+bool policy_locks_out(const struct policy *p, const struct policy_admins *admins, const char *name,
+		      char *why, size_t why_len)
+{
+	const struct policy_admin *admin;
+	char section[4096 + 8];
+
+	if (p->mode == ARGGUARD_MODE_OFF || p->mode == ARGGUARD_MODE_AUDIT)
+		return false; /* nothing is denied; a mode out of range reads as enforce */
+	if (say_lockout(name, p->global_line, "global", &p->global, NULL, why, why_len) ||
+	    say_lockout(name, p->setuid_line, "setuid", &p->setuid, NULL, why, why_len))
+		return true;
+	for (size_t i = 0; i < p->n_uids; i++) {
+		admin = p->uids[i].uid ? find_admin(admins, p->uids[i].uid) : NULL;
+		if (p->uids[i].uid && !admin)
+			continue;
+		snprintf(section, sizeof(section), "uid %u", p->uids[i].uid);
+		if (say_lockout(name, p->uids[i].line, section, &p->uids[i].rule, admin, why,
+				why_len))
+			return true;
+	}
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (!admin_cgroup(p->cgroups[i].path))
+			continue;
+		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
+		if (say_lockout(name, p->cgroups[i].line, section, &p->cgroups[i].rule, NULL, why,
+				why_len))
+			return true;
+	}
+	return false;
+}
+
+int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
+			const char *name, bool force, char *msg, size_t msg_len)
+{
+	char why[POLICY_LOCKOUT_MSG - 512];
+
+	if (!policy_locks_out(p, admins, name, why, sizeof(why)))
+		return 0;
+	if (force || p->allow_lockout) {
+		snprintf(msg, msg_len, "%s; accepted, as %s says", why,
+			 force ? "--force" : "allow_lockout = yes");
+		return 1;
+	}
+	snprintf(msg, msg_len,
+		 "%s; refused: fix the rule, try it in mode = audit first, or pass --force to "
+		 "check or apply it anyway (the daemon never forces: it applies such a file, at "
+		 "boot and on reload, only if its [global] says allow_lockout = yes)",
+		 why);
+	return -EPERM;
+}
+
+int policy_lockout_gate_here(const struct policy *p, const char *name, bool force, char *msg,
+			     size_t msg_len)
+{
+	struct policy_admins admins;
+	int ret = policy_admins_lookup(p, &admins);
+
+	if (ret) {
+		snprintf(msg, msg_len, "%s: failed to look up the admin groups' members: %s", name,
+			 strerror(-ret));
+		return ret;
+	}
+	ret = policy_lockout_gate(p, &admins, name, force, msg, msg_len);
+	policy_admins_free(&admins);
+	return ret;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/* What each section and key of a policy file means: the rules and settings they make. */
+#include "policy_read.h"
+
+#include <grp.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "names.h"
+#include "units.h"
+
+static int lookup(const char *const *names, size_t n, const char *text)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], text))
+			return (int)i;
+	return -1;
+}
+
+#define LIMIT_KEY_NAME(key, unit, floor) [KEY_LIMIT + POLICY_LIMIT_##key] = #key,
+static const char *const key_names[NR_KEYS] = {
+	[KEY_MODE] = "mode",
+	[KEY_EMPTY_ARGV] = "empty_argv",
+	[KEY_HEAD_BYTES] = "argv_head_bytes",
+	[KEY_EVENT_RATE] = "event_rate",
+	[KEY_EVENT_BURST] = "event_burst",
+	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
+	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
+	[KEY_ADMIN_GROUPS] = "admin_groups",
+	[KEY_ACTION] = "action",
+	[KEY_ERRNO] = "errno",
+	/* and from KEY_LIMIT on, one per row of POLICY_LIMITS */
+	POLICY_LIMITS(LIMIT_KEY_NAME)
+};
+
+static bool parse_number(const char *value, uint64_t max, uint64_t *out)
+{
+	return !parse_bytes(value, out) && *out <= max;
+}
+
+/* A count: decimal digits, no K, M or G. */
+static bool parse_count(const char *value, uint64_t max, uint64_t *out)
+{
+	return !strpbrk(value, "kKmMgG") && parse_number(value, max, out);
+}
+
+static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid)
+{
+	struct argguard_rule rule = policy_rule_default(), *added;
+	struct policy *p = ps->p;
+
+	for (size_t i = 0; i < p->n_uids; i++) {
+		if (p->uids[i].uid == uid) {
+			policy_fail(ps, "a second rule for uid %u (the first is at line %u)", uid,
+				    p->uids[i].line);
+			return NULL;
+		}
+	}
+	if (p->n_uids == ARGGUARD_MAX_UID_RULES) {
+		policy_fail(ps, "more than %d uid rules", ARGGUARD_MAX_UID_RULES);
+		return NULL;
+	}
+	added = policy_add_uid(p, uid, &rule);
+	if (!added)
+		policy_fail(ps, "out of memory");
+	else
+		p->uids[p->n_uids - 1].line = ps->line;
+	return added;
+}
+
+/*
+ * A rule names a path, not a directory: the cgroup need not exist yet, and
+ * the rule holds for each cgroup made at that path later.
+ */
+static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const char *path)
+{
+	struct argguard_rule rule = policy_rule_default(), *added;
+	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1];
+	struct policy *p = ps->p;
+
+	if (path[0] != '/') {
+		policy_fail(ps,
+			    "cgroup path '%s' must start with '/' (relative to the cgroup v2 root)",
+			    path);
+		return NULL;
+	}
+	if (cgroup_path_canonical(path, canonical, sizeof(canonical))) {
+		policy_fail(
+			ps,
+			"cgroup path '%s' leads above the cgroup root or is longer than %zu bytes",
+			path, sizeof(canonical) - 1);
+		return NULL;
+	}
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (!strcmp(p->cgroups[i].path, canonical)) {
+			policy_fail(ps, "a second rule for cgroup %s (the first is at line %u)",
+				    canonical, p->cgroups[i].line);
+			return NULL;
+		}
+	}
+	if (p->n_cgroups == ARGGUARD_MAX_CGROUP_RULES) {
+		policy_fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
+		return NULL;
+	}
+	added = policy_add_cgroup(p, canonical, &rule);
+	if (!added)
+		policy_fail(ps, "out of memory");
+	else
+		p->cgroups[p->n_cgroups - 1].line = ps->line;
+	return added;
+}
+
+/* [global] or [setuid]: one rule, one section. */
+static struct argguard_rule *enter_single(struct policy_parser *ps, const char *section,
+					  unsigned int *line, struct argguard_rule *rule)
+{
+	if (*line) {
+		policy_fail(ps, "a second [%s] section (the first is at line %u)", section, *line);
+		return NULL;
+	}
+	*line = ps->line;
+	return rule;
+}
+
+/* Start a section: find or create the rule its keys go into, or fail. */
+void policy_enter_section(struct policy_parser *ps, const char *section)
+{
+	const char *arg = strchr(section, ' ');
+	char kind[16];
+	uint64_t uid;
+	struct passwd *pw;
+
+	snprintf(ps->section, sizeof(ps->section), "%s", section);
+	ps->section_line = ps->line;
+	ps->key_in_section = false;
+	memset(ps->key_line, 0, sizeof(ps->key_line));
+	if (!strcmp(section, "global")) {
+		ps->rule = enter_single(ps, section, &ps->p->global_line, &ps->p->global);
+		return;
+	}
+	if (!strcmp(section, "setuid")) {
+		ps->rule = enter_single(ps, section, &ps->p->setuid_line, &ps->p->setuid);
+		return;
+	}
+	if (!arg || (size_t)(arg - section) >= sizeof(kind))
+		goto bad;
+	snprintf(kind, sizeof(kind), "%.*s", (int)(arg - section), section);
+	arg += strspn(arg, " ");
+	if (!strcmp(kind, "uid")) {
+		if (!parse_count(arg, UINT32_MAX - 1, &uid)) {
+			policy_fail(ps, "[uid %s]: expected a numeric uid from 0 to %u", arg,
+				    UINT32_MAX - 1);
+			return;
+		}
+		ps->rule = add_uid_rule(ps, (uint32_t)uid);
+	} else if (!strcmp(kind, "user")) {
+		pw = getpwnam(arg);
+		if (!pw) {
+			policy_fail(ps, "[user %s]: no such user", arg);
+			return;
+		}
+		if (pw->pw_uid == (uid_t)-1) {
+			policy_fail(ps, "[user %s]: uid %u is no one's", arg,
+				    (unsigned int)pw->pw_uid);
+			return;
+		}
+		ps->rule = add_uid_rule(ps, pw->pw_uid);
+	} else if (!strcmp(kind, "cgroup")) {
+		ps->rule = add_cgroup_rule(ps, arg);
+	} else {
+		goto bad;
+	}
+	return;
+bad:
+	policy_fail(ps,
+		    "unknown section [%s]: expected [global], [setuid], [uid N], [user NAME] or "
+		    "[cgroup "
+		    "/PATH]",
+		    section);
+}
+
+static void set_choice(struct policy_parser *ps, const char *name, const char *value,
+		       int (*parse)(const char *), const char *expected, uint32_t *out)
+{
+	int v = parse(value);
+
+	if (v < 0)
+		policy_fail(ps, "%s = %s: expected %s", name, value, expected);
+	else
+		*out = (uint32_t)v;
+}
+
+static void set_count(struct policy_parser *ps, const char *name, const char *value, uint64_t max,
+		      const char *meaning, uint32_t *out)
+{
+	uint64_t n;
+
+	if (!parse_count(value, max, &n))
+		policy_fail(ps, "%s = %s: expected a count from 0 to %llu%s", name, value,
+			    (unsigned long long)max, meaning);
+	else
+		*out = (uint32_t)n;
+}
+
+/* How many bytes "admin_groups = A, B, ..." takes on a line of its own. */
+static size_t admin_groups_printed(const struct policy *p)
+{
+	size_t len = strlen("admin_groups = ");
+
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		len += (i ? strlen(", ") : 0) + strlen(p->admin_groups[i]);
+	return len;
+}
+
+/*
+ * admin_groups = sudo, adm, ops: groups that exist, each named once, few
+ * enough that policy_print() writes them on one line. The list is checked
+ * whole before any group is looked up.
+ */
+static void set_admin_groups(struct policy_parser *ps, const char *value)
+{
+	struct policy *p = ps->p;
+	char list[POLICY_LINE_MAX + 1], *item, *next, **more;
+
+	snprintf(list, sizeof(list), "%s", value);
+	for (item = list; item; item = next) {
+		next = strchr(item, ',');
+		if (next)
+			*next++ = '\0';
+		item = policy_trim(item);
+		if (!*item) {
+			policy_fail(ps,
+				    "admin_groups = %s: expected group names separated by commas, "
+				    "such as sudo, adm",
+				    value);
+			return;
+		}
+		for (size_t i = 0; i < p->n_admin_groups; i++) {
+			if (!strcmp(p->admin_groups[i], item)) {
+				policy_fail(ps, "admin_groups = %s: group %s is named twice", value,
+					    item);
+				return;
+			}
+		}
+		more = realloc(p->admin_groups, (p->n_admin_groups + 1) * sizeof(*more));
+		if (!more) {
+			policy_fail(ps, "out of memory");
+			return;
+		}
+		p->admin_groups = more;
+		p->admin_groups[p->n_admin_groups] = strdup(item);
+		if (!p->admin_groups[p->n_admin_groups]) {
+			policy_fail(ps, "out of memory");
+			return;
+		}
+		p->n_admin_groups++;
+	}
+	if (admin_groups_printed(p) > POLICY_LINE_MAX) {
+		policy_fail(ps,
+			    "admin_groups: %zu groups take %zu bytes as 'admin_groups = A, B, "
+			    "...', more "
+			    "than a line's %d: name fewer groups",
+			    p->n_admin_groups, admin_groups_printed(p), POLICY_LINE_MAX);
+		return;
+	}
+	for (size_t i = 0; i < p->n_admin_groups; i++) {
+		if (!getgrnam(p->admin_groups[i])) {
+			policy_fail(ps, "admin_groups = %s: no such group %s", value,
+				    p->admin_groups[i]);
+			return;
+		}
+	}
+}
+
+static void set_global_key(struct policy_parser *ps, enum policy_key key, const char *value)
+{
+	struct policy *p = ps->p;
+	const char *name = key_names[key];
+	uint64_t n;
+
+	switch (key) {
+	case KEY_MODE:
+		set_choice(ps, name, value, mode_parse, "off, audit or enforce", &p->mode);
+		ps->have_mode = true;
+		break;
+	case KEY_EMPTY_ARGV:
+		set_choice(ps, name, value, action_parse, "allow, audit or deny",
+			   &p->empty_argv_action);
+		break;
+	case KEY_HEAD_BYTES:
+		if (!parse_number(value, ARGGUARD_HEAD_MAX, &n))
+			policy_fail(ps, "%s = %s: expected a byte count from 0 to %d (0: %d)", name,
+				    value, ARGGUARD_HEAD_MAX, ARGGUARD_HEAD_DEFAULT);
+		else
+			p->head_bytes = (uint32_t)n;
+		break;
+	case KEY_EVENT_RATE:
+		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			  &p->event_rate);
+		break;
+	case KEY_EVENT_BURST:
+		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
+			  &p->event_burst);
+		break;
+	case KEY_EVENT_RATE_TOTAL:
+		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			  &p->event_rate_total);
+		break;
+	case KEY_ALLOW_LOCKOUT:
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			policy_fail(ps, "%s = %s: expected yes or no", name, value);
+		else
+			p->allow_lockout = !strcmp(value, "yes");
+		break;
+	case KEY_ADMIN_GROUPS:
+		set_admin_groups(ps, value);
+		break;
+	default:
+		break;
+	}
+}
+
+static void set_limit(struct policy_parser *ps, enum policy_limit l, const char *value)
+{
+	const struct policy_limit_info *limit = &policy_limits[l];
+	uint64_t n;
+
+	if (parse_number(value, limit->max, &n))
+		policy_limit_set(ps->rule, l, n);
+	else if (limit->unit == POLICY_BYTES)
+		policy_fail(ps,
+			    "%s = %s: expected a byte count such as 4096, 256K or 4M, from 0 (no "
+			    "limit) "
+			    "to "
+			    "%llu",
+			    limit->key, value, (unsigned long long)limit->max);
+	else
+		policy_fail(ps, "%s = %s: expected a count from 0 (no limit) to %llu", limit->key,
+			    value, (unsigned long long)limit->max);
+}
+
+static void set_rule_key(struct policy_parser *ps, enum policy_key key, const char *value)
+{
+	struct argguard_rule *r = ps->rule;
+	const char *name = key_names[key];
+	int v;
+
+	if (key >= KEY_LIMIT) {
+		set_limit(ps, (enum policy_limit)(key - KEY_LIMIT), value);
+		return;
+	}
+	switch (key) {
+	case KEY_ACTION:
+		set_choice(ps, name, value, action_parse, "allow, audit or deny", &r->action);
+		break;
+	case KEY_ERRNO:
+		v = deny_errno_parse(value);
+		if (v < 0)
+			policy_fail(ps, "errno = %s: expected E2BIG, EPERM, EACCES or ENOMEM",
+				    value);
+		else
+			r->deny_errno = v;
+		break;
+	default:
+		break;
+	}
+}
+
+/* "max_argv_bytes, max_envp_bytes, ..., " into buf. */
+static const char *limit_keys(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS && n < len; l++)
+		n += (size_t)snprintf(buf + n, len - n, "%s, ", policy_limits[l].key);
+	return buf;
+}
+
+void policy_set_key(struct policy_parser *ps, const char *name, const char *value)
+{
+	char limits[256];
+	int key;
+
+	if (!ps->rule) {
+		policy_fail(ps, "'%s' outside any section: start with [global]", name);
+		return;
+	}
+	ps->key_in_section = true;
+	key = lookup(key_names, NR_KEYS, name);
+	if (key < 0 || (key < FIRST_RULE_KEY && ps->rule != &ps->p->global)) {
+		policy_fail(ps, "unknown key '%s' in [%s]: expected %saction or errno%s", name,
+			    ps->section, limit_keys(limits, sizeof(limits)),
+			    ps->rule != &ps->p->global
+				    ? ""
+				    : " (or mode, empty_argv, argv_head_bytes, "
+				      "event_rate, event_burst, event_rate_total, "
+				      "allow_lockout, admin_groups)");
+		return;
+	}
+	if (ps->key_line[key]) {
+		policy_fail(ps, "a second '%s' in [%s] (the first is at line %u)", name,
+			    ps->section, ps->key_line[key]);
+		return;
+	}
+	ps->key_line[key] = ps->line;
+	if (key < FIRST_RULE_KEY)
+		set_global_key(ps, key, value);
+	else
+		set_rule_key(ps, key, value);
+}

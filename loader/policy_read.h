@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Inside the policy file reader: policy_read.c reads the lines (comments,
+ * section headers, keys and their values), policy_keys.c says what each
+ * section and key means. Nothing outside the two includes this.
+ */
+#ifndef ARGGUARD_POLICY_READ_H
+#define ARGGUARD_POLICY_READ_H
+
+#include "policy.h"
+
+/*
+ * The keys a policy file knows; those before FIRST_RULE_KEY are [global]'s
+ * alone. KEY_LIMIT + l is the key of policy_limits[l].
+ */
+enum policy_key {
+	KEY_MODE,
+	KEY_EMPTY_ARGV,
+	KEY_HEAD_BYTES,
+	KEY_EVENT_RATE,
+	KEY_EVENT_BURST,
+	KEY_EVENT_RATE_TOTAL,
+	KEY_ALLOW_LOCKOUT,
+	KEY_ADMIN_GROUPS,
+	KEY_ACTION,
+	KEY_ERRNO,
+	KEY_LIMIT,
+	NR_KEYS = KEY_LIMIT + POLICY_NR_LIMITS,
+};
+
+#define FIRST_RULE_KEY KEY_ACTION
+
+/*
+ * The state of one parse: the line just read, and the section it is in.
+ * The reader stops at the first error.
+ */
+struct policy_parser {
+	FILE *in;
+	const char *name;
+	struct policy *p;
+	unsigned int line;
+	char text[POLICY_LINE_MAX + 1]; /* the line just read, its line ending left out */
+	char section[POLICY_LINE_MAX + 1]; /* the name of the section being read */
+	unsigned int section_line; /* its header's line; 0 before the first */
+	struct argguard_rule *rule; /* its rule; NULL before the first section */
+	bool key_in_section; /* a key was read since its header */
+	unsigned int key_line[NR_KEYS]; /* where the section set each key */
+	bool have_mode;
+	char *err;
+	size_t err_len;
+	bool failed;
+};
+
+/* Fail with "FILE:LINE: " and the message, LINE being the line just read; only the first counts. */
+void policy_fail(struct policy_parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Fail, naming another line: a section's header, say. */
+void policy_fail_at(struct policy_parser *ps, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* s without the white space at its start and its end (cut off in place). */
+char *policy_trim(char *s);
+
+/* A section header's name, and a key's value: what they mean, or an error. */
+void policy_enter_section(struct policy_parser *ps, const char *section);
+void policy_set_key(struct policy_parser *ps, const char *name, const char *value);
+
+#endif /* ARGGUARD_POLICY_READ_H */
