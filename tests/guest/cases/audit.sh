@@ -426,18 +426,28 @@ test_full_log_filesystem_holds_records_until_space_returns() {
 # must leave the JSON log whole. The wait is cut to 1000 jiffies while the test
 # runs: the stall holds every audit sender on the machine, systemd among them.
 test_stalled_audit_log_never_stalls_the_json_log() {
-	local n=15000 round auditd backlog wait before ring0 ring1 logged summed lost=0 audit_lost=0 i
+	local n=15000 round auditd backlog wait enabled before ring0 ring1 logged summed lost=0 audit_lost=0 i
 	auditd=$(pidof auditd) || fail "expected auditd to run"
+	echo "before: $(auditctl -s | tr '\n' ' ')"
+	[[ $(tr '\0' ' ' <"/proc/$(daemon_pid)/cmdline") == *--linux-audit* ]] ||
+		fail "expected the daemon to run with --linux-audit"
 	assert_eq "$auditd" "$(auditctl -s | awk '$1 == "pid" { print $2 }')" \
 		"the pid the kernel sends audit records to (auditd's)"
 	backlog=$(auditctl -s | awk '$1 == "backlog_limit" { print $2 }')
 	wait=$(auditctl -s | awk '$1 == "backlog_wait_time" { print $2 }')
+	enabled=$(auditctl -s | awk '$1 == "enabled" { print $2 }')
 	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
 	# auditd resumes first, and at the end a restart drops what the audit sink
 	# still holds (counted), so that later tests do not wait behind it.
 	trap 'kill -CONT '"$auditd"'; auditctl -b '"$backlog"' >/dev/null;
-		auditctl --backlog_wait_time '"$wait"' >/dev/null; restore_policy;
-		systemctl restart argguard.service' EXIT
+		auditctl --backlog_wait_time '"$wait"' >/dev/null; [[ '"$enabled"' == 2 ]] || auditctl -e '"$enabled"' >/dev/null;
+		restore_policy; systemctl restart argguard.service' EXIT
+	# The kernel takes no user record while auditing is off (its queue, and
+	# so the stall, never fill): the test is of a stalled audit log, on.
+	if [[ $enabled == 0 ]]; then
+		echo "auditing was off before this test; on while it runs"
+		auditctl -e 1 >/dev/null
+	fi
 	auditctl --backlog_wait_time 1000 >/dev/null
 	auditctl -b 8 >/dev/null
 	kill -STOP "$auditd"
