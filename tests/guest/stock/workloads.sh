@@ -31,7 +31,8 @@ run_workloads() {
 
 test_shipped_policy_denies_no_real_workload_and_still_the_huge_ones() {
 	local before records denied would out
-	trap restore_policy EXIT
+	trap 'restore_policy; rm -f "$SUID_TRUE" "$PLAIN_TRUE" "$FCAP_TRUE"' EXIT
+	make_setuid_copies
 	argguard policy apply "$SHIPPED_POLICY" || fail "could not apply the shipped policy"
 	before=$(log_lines)
 	run_workloads
