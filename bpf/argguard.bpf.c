@@ -270,43 +270,34 @@ static __s32 safe_errno(__s32 err)
 	return E2BIG;
 }
 
-/* Which limit of @rule, if any, the exec crosses. */
-static __u32 crossed_limit(const struct argguard_rule *rule, const struct exec_sizes *sz,
-			   __u64 *limit)
+/*
+ * Which of a rule's five limits, if any, the exec crosses: first is the
+ * ARGGUARD_LIMIT_ of the argv one, the others follow in their order.
+ */
+static __u32 crossed_limit(__u64 argv_bytes, __u64 envp_bytes, __u64 total_bytes, __u64 argc,
+			   __u64 envc, __u32 first, const struct exec_sizes *sz, __u64 *limit)
 {
-	__u64 v;
-
-	v = rule->max_argv_bytes;
-	if (v && sz->argv_bytes > v)
-		goto out_argv;
-	v = rule->max_envp_bytes;
-	if (v && sz->envp_bytes > v)
-		goto out_envp;
-	v = rule->max_total_bytes;
-	if (v && sz->total_bytes > v)
-		goto out_total;
-	v = rule->max_argc;
-	if (v && (__u64)sz->argc > v)
-		goto out_argc;
-	v = rule->max_envc;
-	if (v && (__u64)sz->envc > v)
-		goto out_envc;
+	if (argv_bytes && sz->argv_bytes > argv_bytes) {
+		*limit = argv_bytes;
+		return first;
+	}
+	if (envp_bytes && sz->envp_bytes > envp_bytes) {
+		*limit = envp_bytes;
+		return first + 1;
+	}
+	if (total_bytes && sz->total_bytes > total_bytes) {
+		*limit = total_bytes;
+		return first + 2;
+	}
+	if (argc && (__u64)sz->argc > argc) {
+		*limit = argc;
+		return first + 3;
+	}
+	if (envc && (__u64)sz->envc > envc) {
+		*limit = envc;
+		return first + 4;
+	}
 	return ARGGUARD_LIMIT_NONE;
-out_argv:
-	*limit = v;
-	return ARGGUARD_LIMIT_ARGV_BYTES;
-out_envp:
-	*limit = v;
-	return ARGGUARD_LIMIT_ENVP_BYTES;
-out_total:
-	*limit = v;
-	return ARGGUARD_LIMIT_TOTAL_BYTES;
-out_argc:
-	*limit = v;
-	return ARGGUARD_LIMIT_ARGC;
-out_envc:
-	*limit = v;
-	return ARGGUARD_LIMIT_ENVC;
 }
 
 static __u32 verdict_for(__u32 action, bool over)
@@ -318,11 +309,22 @@ static __u32 verdict_for(__u32 action, bool over)
 	return ARGGUARD_VERDICT_DENY;
 }
 
+/* The rule's limits first; within them, its would-deny tier. */
 static void judge(const struct argguard_rule *rule, const struct exec_sizes *sz, struct decision *d)
 {
-	d->limit_kind = crossed_limit(rule, sz, &d->limit);
+	d->limit_kind = crossed_limit(rule->max_argv_bytes, rule->max_envp_bytes,
+				      rule->max_total_bytes, rule->max_argc, rule->max_envc,
+				      ARGGUARD_LIMIT_ARGV_BYTES, sz, &d->limit);
 	d->verdict = verdict_for(rule->action, d->limit_kind != ARGGUARD_LIMIT_NONE);
 	d->deny_errno = safe_errno(rule->deny_errno);
+	if (d->limit_kind != ARGGUARD_LIMIT_NONE || rule->action == ARGGUARD_ACTION_ALLOW)
+		return;
+	d->limit_kind =
+		crossed_limit(rule->audit_max_argv_bytes, rule->audit_max_envp_bytes,
+			      rule->audit_max_total_bytes, rule->audit_max_argc,
+			      rule->audit_max_envc, ARGGUARD_LIMIT_AUDIT_ARGV_BYTES, sz, &d->limit);
+	if (d->limit_kind != ARGGUARD_LIMIT_NONE)
+		d->verdict = ARGGUARD_VERDICT_WOULD_DENY;
 }
 
 struct ancestor_walk {

@@ -65,7 +65,13 @@
 	X(ARGGUARD_LIMIT_ENVC, "max_envc")                                                         \
 	X(ARGGUARD_LIMIT_EMPTY_ARGV, "empty_argv")                                                 \
 	X(ARGGUARD_LIMIT_KERNEL, "kernel") /* the kernel's own: RLIMIT_STACK / 4, at most 6 MiB */ \
-	X(ARGGUARD_LIMIT_EXEC_ARG_MAX, "exec_arg_max") /* the kernel's, capped by fs.exec_arg_max */
+	X(ARGGUARD_LIMIT_EXEC_ARG_MAX,                                                             \
+	  "exec_arg_max") /* the kernel's, capped by fs.exec_arg_max */                            \
+	X(ARGGUARD_LIMIT_AUDIT_ARGV_BYTES, "audit_max_argv_bytes") /* the would-deny tier's */     \
+	X(ARGGUARD_LIMIT_AUDIT_ENVP_BYTES, "audit_max_envp_bytes")                                 \
+	X(ARGGUARD_LIMIT_AUDIT_TOTAL_BYTES, "audit_max_total_bytes")                               \
+	X(ARGGUARD_LIMIT_AUDIT_ARGC, "audit_max_argc")                                             \
+	X(ARGGUARD_LIMIT_AUDIT_ENVC, "audit_max_envc")
 
 /*
  * config.policy_state: how the live set came to hold what it holds. The
@@ -127,9 +133,10 @@ _Static_assert(ARGGUARD_NR_SCOPES == 6 && ARGGUARD_NR_VERDICTS == 5,
 _Static_assert(ARGGUARD_VERDICT_ALLOW < ARGGUARD_VERDICT_AUDIT &&
 		       ARGGUARD_VERDICT_AUDIT < ARGGUARD_VERDICT_DENY,
 	       "verdicts go mildest first: the empty-argv check keeps the worse of two");
-_Static_assert(ARGGUARD_NR_LIMITS == 9,
+_Static_assert(ARGGUARD_NR_LIMITS == 14,
 	       "each limit a rule can set has its row in POLICY_LIMITS (loader/policy.h: its "
-	       "key, unit and lockout floor) and its check in crossed_limit()");
+	       "key, unit and lockout floor) and its check in judge(); the tier's limits "
+	       "are in the order of the rule's own");
 _Static_assert(ARGGUARD_NR_DROPS == 2, "the pinned drops map holds one counter per reason");
 _Static_assert(ARGGUARD_NR_DENY_ERRNOS == 4,
 	       "the policy parser's message, argguard --help and argguard.conf(5) name the errnos");
@@ -137,7 +144,9 @@ _Static_assert(ARGGUARD_NR_DENY_ERRNOS == 4,
 /*
  * One rule. A limit of 0 means no limit. deny_errno is a positive errno
  * of ARGGUARD_DENY_ERRNOS (E2BIG, EPERM, EACCES, ENOMEM); anything else
- * reads as E2BIG.
+ * reads as E2BIG. The audit_ limits are the would-deny tier: an exec
+ * within the rule's limits but over one of them is allowed and recorded
+ * as would-deny, so that a tighter limit is tried before it denies.
  */
 struct argguard_rule {
 	__u64 max_argv_bytes;
@@ -147,6 +156,11 @@ struct argguard_rule {
 	__u32 max_envc;
 	__u32 action;
 	__s32 deny_errno;
+	__u64 audit_max_argv_bytes;
+	__u64 audit_max_envp_bytes;
+	__u64 audit_max_total_bytes;
+	__u32 audit_max_argc;
+	__u32 audit_max_envc;
 };
 
 /*

@@ -19,14 +19,17 @@
 
 /*
  * The safe default of a fresh start with no policy that applies: the
- * shipped file's limit and record rates (loader/argguard.conf).
+ * shipped file's limits and record rates (loader/argguard.conf).
  */
-#define DEFAULT_MAX_TOTAL_BYTES (1U << 20)
+#define DEFAULT_MAX_TOTAL_BYTES (2U << 20)
+#define DEFAULT_AUDIT_MAX_TOTAL_BYTES (1U << 20)
+#define DEFAULT_SETUID_AUDIT_MAX_TOTAL_BYTES (256U << 10)
 #define DEFAULT_EVENT_RATE 10
 #define DEFAULT_EVENT_BURST 50
 #define DEFAULT_EVENT_RATE_TOTAL 100
-#define DEFAULT_POLICY_TEXT \
-	"mode enforce, max_total_bytes 1M, event_rate 10, event_burst 50, event_rate_total 100"
+#define DEFAULT_POLICY_TEXT                                                          \
+	"mode enforce, max_total_bytes 2M, audit_max_total_bytes 1M (setuid 256K), " \
+	"event_rate 10, event_burst 50, event_rate_total 100"
 
 int apply_lock(void)
 {
@@ -256,18 +259,20 @@ static int apply_fallback_locked(enum argguard_policy_state state, char *what, s
 	policy_init(&safe);
 	safe.mode = ARGGUARD_MODE_ENFORCE;
 	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
+	safe.global.audit_max_total_bytes = DEFAULT_AUDIT_MAX_TOTAL_BYTES;
+	safe.setuid.audit_max_total_bytes = DEFAULT_SETUID_AUDIT_MAX_TOTAL_BYTES;
 	safe.event_rate = DEFAULT_EVENT_RATE;
 	safe.event_burst = DEFAULT_EVENT_BURST;
 	safe.event_rate_total = DEFAULT_EVENT_RATE_TOTAL;
 	if (apply_policy(&safe, state, err, err_len))
 		return -1;
-	snprintf(what, what_len, "the built-in default (mode enforce, max_total_bytes 1M)");
+	snprintf(what, what_len, "the built-in default (%s)", DEFAULT_POLICY_TEXT);
 	return 0;
 }
 
 int policy_apply_at_start(const char *path)
 {
-	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG], what[128];
+	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG], what[256];
 	int lock = apply_lock(), ret = 0;
 
 	if (lock < 0)
@@ -298,7 +303,7 @@ int policy_hold_interim(void)
 {
 	enum argguard_policy_state state;
 	struct policy_maps maps;
-	char err[POLICY_LOCKOUT_MSG], what[128];
+	char err[POLICY_LOCKOUT_MSG], what[256];
 	int lock = apply_lock(), ret = -1;
 
 	if (lock < 0)

@@ -19,8 +19,9 @@ const struct policy_limit_info policy_limits[POLICY_NR_LIMITS] = { POLICY_LIMITS
 		       #key ": a " #unit " limit");
 POLICY_LIMITS(LIMIT_FITS)
 
-_Static_assert(POLICY_NR_LIMITS == ARGGUARD_LIMIT_ENVC - ARGGUARD_LIMIT_NONE,
-	       "a rule's limits are ARGGUARD_LIMITS from max_argv_bytes to max_envc");
+_Static_assert(POLICY_NR_LIMITS == 10,
+	       "a rule's limits are ARGGUARD_LIMITS from max_argv_bytes to max_envc, and their "
+	       "audit_ tier");
 
 uint64_t policy_limit_get(const struct argguard_rule *r, enum policy_limit l)
 {

@@ -45,16 +45,22 @@ _Static_assert(
  * the policy file's key and the struct argguard_rule member it sets. UNIT
  * is BYTES (0 to 2^64 - 1) or COUNT (0 to 2^32 - 1), either written with
  * K, M or G, 0 meaning no limit. A deny rule that admins meet, with the
- * limit set under LOCKOUT_FLOOR, locks them out. The reader, the printer
- * and the lockout gate walk this table, in this order: the order of
- * ARGGUARD_LIMITS, whose names the records give the limit crossed.
+ * limit set under LOCKOUT_FLOOR, locks them out; the audit_ limits (the
+ * would-deny tier) deny nothing, so their floor is 0. The reader, the
+ * printer and the lockout gate walk this table, in this order; each KEY is
+ * also the name the records give the limit crossed (ARGGUARD_LIMITS).
  */
 #define POLICY_LIMITS(X)                             \
 	X(max_argv_bytes, BYTES, LOCKOUT_MIN_BYTES)  \
 	X(max_envp_bytes, BYTES, LOCKOUT_MIN_BYTES)  \
 	X(max_total_bytes, BYTES, LOCKOUT_MIN_BYTES) \
 	X(max_argc, COUNT, LOCKOUT_MIN_COUNT)        \
-	X(max_envc, COUNT, LOCKOUT_MIN_COUNT)
+	X(max_envc, COUNT, LOCKOUT_MIN_COUNT)        \
+	X(audit_max_argv_bytes, BYTES, 0)            \
+	X(audit_max_envp_bytes, BYTES, 0)            \
+	X(audit_max_total_bytes, BYTES, 0)           \
+	X(audit_max_argc, COUNT, 0)                  \
+	X(audit_max_envc, COUNT, 0)
 
 enum policy_unit { POLICY_BYTES, POLICY_COUNT };
 

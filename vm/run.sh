@@ -108,7 +108,9 @@ install_package() {
 
 # What every run installs fresh on top of the cached base: the package (the
 # package suite starts from the older one, which it upgrades), the options
-# the tests need set in its conffile as an admin would, and the tests.
+# the tests need set in its conffiles as an admin would (the suites' site
+# policy but in the package suite, which lives with the shipped one), and
+# the tests.
 install_argguard() {
 	local root=$1 tests=$1/usr/lib/argguard/tests deb=$BUILD/argguard.deb
 	[[ $JOB == package-suite ]] && deb=$BUILD/argguard-previous.deb
@@ -126,6 +128,10 @@ install_argguard() {
 	cp "$ARGGUARD_ROOT"/tests/bench/*-guest.sh "$tests/"
 	rm -f "$tests"/*.c
 	install -m 0755 "${GUEST_HELPERS[@]/#/$BUILD/tests/}" "$tests/bin/"
+	if [[ $JOB != package-suite ]]; then
+		cp "$root/etc/argguard/argguard.conf" "$tests/shipped.conf"
+		install -m 0644 "$ARGGUARD_ROOT/tests/guest/site-policy.conf" "$root/etc/argguard/argguard.conf"
+	fi
 	install -D -m 0644 "$BUILD/argguard.deb" "$tests/debs/argguard.deb"
 	install -D -m 0644 "$BUILD/argguard-rebuilt.deb" "$tests/debs/argguard-rebuilt.deb"
 	mkdir -p "$tests/kselftests"

@@ -122,19 +122,28 @@ static void out_of_range_map_values_print_as_a_valid_file(void)
 	policy_free(&b);
 }
 
+/* The record's name of the limit that a rule's limit l is, or NULL. */
+static const char *record_limit_name(enum policy_limit l)
+{
+	if (l <= POLICY_LIMIT_max_envc)
+		return limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l);
+	return limit_name(ARGGUARD_LIMIT_AUDIT_ARGV_BYTES +
+			  (l - POLICY_LIMIT_audit_max_argv_bytes));
+}
+
 /*
  * One row of POLICY_LIMITS per limit: its key is the name a record gives
- * the limit (ARGGUARD_LIMITS, in the same order), and its member holds the
- * largest value the key takes.
+ * the limit (ARGGUARD_LIMITS, in the same order, the tier's after the
+ * kernel's), and its member holds the largest value the key takes.
  */
 static void each_limit_is_one_row_named_as_records_name_it(void)
 {
 	struct argguard_rule r = { 0 };
 
 	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
-		CHECK(!strcmp(policy_limits[l].key, limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l)),
+		CHECK(!strcmp(policy_limits[l].key, record_limit_name(l)),
 		      "limit %d is %s in the policy and in the records (%s)", l,
-		      policy_limits[l].key, limit_name(ARGGUARD_LIMIT_ARGV_BYTES + l));
+		      policy_limits[l].key, record_limit_name(l));
 		policy_limit_set(&r, l, policy_limits[l].max);
 		CHECK(policy_limit_get(&r, l) == policy_limits[l].max,
 		      "%s holds its largest value, %llu", policy_limits[l].key,
@@ -142,7 +151,10 @@ static void each_limit_is_one_row_named_as_records_name_it(void)
 	}
 	CHECK(r.max_argv_bytes == UINT64_MAX && r.max_envp_bytes == UINT64_MAX &&
 		      r.max_total_bytes == UINT64_MAX && r.max_argc == UINT32_MAX &&
-		      r.max_envc == UINT32_MAX,
+		      r.max_envc == UINT32_MAX && r.audit_max_argv_bytes == UINT64_MAX &&
+		      r.audit_max_envp_bytes == UINT64_MAX &&
+		      r.audit_max_total_bytes == UINT64_MAX && r.audit_max_argc == UINT32_MAX &&
+		      r.audit_max_envc == UINT32_MAX,
 	      "and each row sets its own member");
 }
 
@@ -546,6 +558,35 @@ static void nothing_denied_is_no_lockout(void)
 	expect_no_lockout(ENFORCE "max_argc = 3\naction = allow\n", "action allow");
 }
 
+/* The would-deny tier denies nothing: however tight, it locks no one out. */
+static void tight_would_deny_tier_is_no_lockout(void)
+{
+	expect_no_lockout(ENFORCE "audit_max_argc = 1\naudit_max_total_bytes = 1\n",
+			  "a tight tier in [global]");
+	expect_no_lockout("[global]\nmode = enforce\n[setuid]\naudit_max_total_bytes = 4K\n",
+			  "a tight tier in [setuid]");
+}
+
+/* The shipped file: 2M denied, 1M and setuid's 256K logged as would-deny. */
+static void shipped_tier_parses(void)
+{
+	const char *text = "[global]\n"
+			   "mode = enforce\n"
+			   "max_total_bytes = 2M\n"
+			   "audit_max_total_bytes = 1M\n"
+			   "[setuid]\n"
+			   "audit_max_total_bytes = 256K\n";
+	struct policy p;
+	char err[256] = "";
+
+	CHECK(parse(text, &p, err, sizeof(err)) == 0, "the tier parses (%s)", err);
+	CHECK(p.global.max_total_bytes == 2 << 20 && p.global.audit_max_total_bytes == 1 << 20,
+	      "global: 2M denied, 1M would-deny");
+	CHECK(p.setuid.max_total_bytes == 0 && p.setuid.audit_max_total_bytes == 256 << 10,
+	      "setuid: no deny limit of its own, 256K would-deny");
+	policy_free(&p);
+}
+
 static void force_or_allow_lockout_lets_a_lockout_through(void)
 {
 	char msg[POLICY_LOCKOUT_MSG];
@@ -775,6 +816,8 @@ int main(void)
 	every_number_has_a_range();
 	policy_that_locks_admins_out_is_refused();
 	nothing_denied_is_no_lockout();
+	tight_would_deny_tier_is_no_lockout();
+	shipped_tier_parses();
 	force_or_allow_lockout_lets_a_lockout_through();
 	admins_own_tight_rule_is_a_lockout();
 	admins_tight_rule_in_audit_mode_is_no_lockout();

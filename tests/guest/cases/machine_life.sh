@@ -192,12 +192,15 @@ test_fresh_start_with_no_good_policy_enforces_the_safe_default() {
 	fresh_start
 	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service after a bad file"
 	assert_eq enforce "$(argguard policy show | awk '$1 == "mode" { print $3 }')" "the live mode"
-	assert_eq 1048576 "$(live_limit)" "the live limit (the built-in default)"
+	assert_eq 2097152 "$(live_limit)" "the live limit (the built-in default, as shipped)"
+	assert_eq 1048576 "$(rule_json global_rules $(le 4 "$(active_set)") | jq -r .audit_max_total_bytes)" \
+		"the live would-deny tier (the built-in default's, as shipped)"
 	assert_eq "10 50 100" "$(settings_json | jq -r '"\(.event_rate) \(.event_burst) \(.event_rate_total)"')" \
 		"the live event_rate, event_burst and event_rate_total (the built-in default's, as shipped)"
 	[[ $(argguard status) == *"in force: the built-in default"* ]] ||
 		fail "expected argguard status to say the built-in default is in force"
-	expect E2BIG "a 1.5M exec under the default" "$HELPERS/execsize" 1500000 0 /bin/true
+	expect E2BIG "a 3M exec under the default, from an unlimited stack" \
+		prlimit --stack=unlimited "$HELPERS/execsize" 3000000 0 /bin/true
 }
 
 # policy_sets: "A" or "B" for a live policy that is wholly one of the two

@@ -89,6 +89,32 @@ test_audit_mode_denies_nothing_and_logs_every_would_deny() {
 		"limits"
 }
 
+# The would-deny tier: over an audit_ limit but within the rule's own, an
+# exec runs and is recorded with the tier's limit; over the rule's own, it
+# is denied as before; a rule with action = allow records neither.
+test_would_deny_tier_logs_what_a_tighter_limit_would_deny() {
+	trap cleanup EXIT
+	local before records
+	mkdir -p $CG/argguard-t-exempt
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 256K" \
+		"audit_max_total_bytes = 64K" "[uid $TESTER]" "max_total_bytes = 256K" "audit_max_argc = 5" \
+		"[cgroup /argguard-t-exempt]" "action = allow" "audit_max_total_bytes = 4K"
+	before=$(log_lines)
+	expect allowed "root, 100K: over the 64K tier, within 256K" "$HELPERS/execsize" 100000 0 /bin/true
+	expect E2BIG "root, 300K: over 256K" "$HELPERS/execsize" 300000 0 /bin/true
+	expect allowed "tester, 10 args: over the uid rule's tier of 5" \
+		"${AS_TESTER[@]}" "$HELPERS/execsize" 100 0 /bin/true 10
+	expect allowed "root, 8K in an allow cgroup with a 4K tier" \
+		in_cgroup /argguard-t-exempt "$HELPERS/execsize" 8000 0 /bin/true
+	records=$(records_since "$before" 3 | jq -c '[.verdict, .scope, .limit, .limit_value]')
+	echo "$records"
+	assert_eq '["would-deny","global","audit_max_total_bytes",65536]
+["deny","global","max_total_bytes",262144]
+["would-deny","uid","audit_max_argc",5]' "$records" "the records: verdict, scope, limit, limit_value"
+	argguard policy show | grep -qx "audit_max_argc = 5" ||
+		fail "expected policy show to print the uid rule's tier"
+}
+
 test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
 	trap cleanup EXIT
 	local set show

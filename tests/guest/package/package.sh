@@ -10,7 +10,8 @@ REBUILT_DEB=/usr/lib/argguard/tests/debs/argguard-rebuilt.deb
 WANTS=/etc/systemd/system/sysinit.target.wants/argguard.service
 LOOP_OUT=/tmp/argguard-loop.out
 LOOP_STOP=/tmp/argguard-loop.stop
-OVERSIZED=1500000 # over the shipped policy's 1M
+OVERSIZED=3000000 # over the shipped policy's 2M, from an unlimited stack (UNLIMITED)
+UNLIMITED=(prlimit --stack=unlimited)
 
 package_status() { dpkg-query -W -f '${Status} ${Version}' argguard 2>/dev/null || echo absent; }
 
@@ -27,7 +28,7 @@ start_exec_loop() {
 	rm -f "$LOOP_STOP"
 	: >"$LOOP_OUT"
 	while [[ ! -e $LOOP_STOP ]]; do
-		outcome "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true >>"$LOOP_OUT"
+		outcome "${UNLIMITED[@]}" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true >>"$LOOP_OUT"
 	done &
 }
 
@@ -45,7 +46,7 @@ assert_enforcing() {
 	assert_eq active "$(systemctl is-active argguard.service)" "argguard.service's state ($1)"
 	assert_eq "enforcing (probe exec denied)" \
 		"$(systemctl show -p StatusText --value argguard.service)" "the unit's status text ($1)"
-	expect E2BIG "a 1.5 MB exec ($1)" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
+	expect E2BIG "a 3 MB exec ($1)" "${UNLIMITED[@]}" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
 }
 
 test_1_older_package_boots_enabled_and_enforcing() {
@@ -140,7 +141,7 @@ test_5_remove_ends_enforcement_and_keeps_the_conffiles() {
 	[[ ! -e $PIN_DIR ]] || fail "expected the pins to be gone"
 	bpftool -j link show | jq -e 'map(select(.prog_type == "lsm")) | length == 0' >/dev/null ||
 		fail "expected no LSM link left"
-	expect allowed "a 1.5 MB exec once removed" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
+	expect allowed "a 3 MB exec once removed" "${UNLIMITED[@]}" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
 	grep -qx "# the admin's own line" "$POLICY_FILE" || fail "expected $POLICY_FILE kept"
 	[[ -f /etc/default/argguard ]] || fail "expected /etc/default/argguard kept"
 	[[ -d /var/lib/argguard ]] || fail "expected the state in /var/lib/argguard kept until purge"
@@ -163,5 +164,5 @@ test_7_install_on_a_running_machine_starts_enforcing() {
 	[[ $(readlink "$WANTS") == /lib/systemd/system/argguard.service ]] ||
 		fail "expected $WANTS again"
 	assert_enforcing "after a fresh install"
-	assert_eq 1048576 "$(live_limit)" "the shipped policy's global limit"
+	assert_eq 2097152 "$(live_limit)" "the shipped policy's global limit"
 }

@@ -12,9 +12,9 @@ test_stock_service_is_active_and_proves_it_enforces() {
 		"$(systemctl show -p StatusText --value argguard.service)" "the unit's status text"
 }
 
-test_stock_exec_of_1_5M_under_the_shipped_policy_is_denied_and_logged() {
+test_stock_exec_of_1_5M_under_the_site_policy_is_denied_and_logged() {
 	local before record
-	assert_eq 1048576 "$(live_limit)" "the shipped policy's global limit"
+	assert_eq 1048576 "$(live_limit)" "the suites' site policy's global limit"
 	before=$(log_lines)
 	expect E2BIG "a 1.5 MB exec" "$HELPERS/execsize" 1500000 0 /bin/true
 	record=$(records_since "$before" 1 | tail -n 1)
