@@ -25,7 +25,7 @@
 #include "policy.h"
 #include "policy_diff.h"
 #include "policy_maps.h"
-#include "programs.h"
+#include "pin_dir.h"
 
 /* Where the package puts the monitoring files (CMakeLists.txt, monitoring/). */
 #define ARGGUARD_SHARE_DIR "/usr/share/argguard"
@@ -718,7 +718,7 @@ int main(int argc, char **argv)
 			log_error("unload takes no arguments");
 			return 2;
 		}
-		return programs_unload() ? 1 : 0;
+		return pin_dir_unload() ? 1 : 0;
 	}
 	if (!strcmp(cmd, "status"))
 		return status(argc - 1, argv + 1);

@@ -26,8 +26,10 @@
 #include "metrics_file.h"
 #include "names.h"
 #include "notify.h"
+#include "pin_dir.h"
 #include "programs.h"
 #include "record_pipeline.h"
+#include "run_lock.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
 
@@ -102,7 +104,7 @@ int run_daemon(const struct run_opts *opts)
 	 * write past the cap must fail the same way, not kill the daemon.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
-	if (programs_lock() < 0)
+	if (run_lock_take() < 0)
 		return 1;
 	if (bpf_lsm_check(why, sizeof(why))) {
 		log_error("%s", why);
@@ -220,7 +222,7 @@ int run_daemon(const struct run_opts *opts)
 out_destroy:
 	programs_close(progs);
 	if (!err && stopping && opts->unload_on_stop)
-		return programs_unpin() ? 1 : 0;
+		return pin_dir_remove() ? 1 : 0;
 	if (err == EXIT_NOT_ENFORCING)
 		return err;
 	return err ? 1 : 0;
