@@ -30,6 +30,7 @@
 #include "programs.h"
 #include "record_pipeline.h"
 #include "run_lock.h"
+#include "start_plan.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
 
@@ -126,7 +127,7 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
-	if (state == ARGGUARD_POLICY_APPLIED) {
+	if (!start_applies_file(state)) {
 		log_info("keeping the pinned policy (reload to apply %s)", opts->policy_path);
 	} else {
 		if (earlier_pins)

@@ -77,22 +77,6 @@ struct kernel_features kernel_features_of(__u32 bits)
 	};
 }
 
-bool kernel_wants_link(enum pin pin, const struct kernel_features *kernel)
-{
-	switch (pin) {
-	case PIN_LINK_EXEC_ARGS_FAILED:
-		return kernel->exec_args_failed;
-	case PIN_LINK_EXECVE:
-	case PIN_LINK_EXECVEAT:
-		return !kernel->exec_args_failed;
-	case PIN_LINK_COMPAT_EXECVE:
-	case PIN_LINK_COMPAT_EXECVEAT:
-		return kernel->compat && !kernel->exec_args_failed;
-	default:
-		return true;
-	}
-}
-
 void kernel_tell_what_it_lacks(const struct kernel_features *kernel)
 {
 	if (!kernel->exact_sizes)

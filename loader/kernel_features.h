@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What of kernel-patches/ this kernel carries, as its BTF tells, and what
- * follows from it: which links a load pins, and what the journal says the
- * kernel lacks.
+ * What of kernel-patches/ this kernel carries, as its BTF tells, as a load
+ * records it, and what the journal says the kernel lacks. Which links a
+ * load pins on it is start_plan.h's.
  */
 #ifndef ARGGUARD_KERNEL_FEATURES_H
 #define ARGGUARD_KERNEL_FEATURES_H
@@ -32,13 +32,6 @@ __u32 kernel_feature_bits(const struct kernel_features *f);
 
 /* The features that kernel_feature_bits() recorded as bits. */
 struct kernel_features kernel_features_of(__u32 bits);
-
-/*
- * Whether this build pins a link at pin on a kernel with these features:
- * kernel refusals come from the series' tracepoint where the kernel has it,
- * and from the exits of the exec syscalls, 32-bit ones included, elsewhere.
- */
-bool kernel_wants_link(enum pin pin, const struct kernel_features *kernel);
 
 /* Tell the journal what records miss on this kernel, for each patch it lacks. */
 void kernel_tell_what_it_lacks(const struct kernel_features *kernel);

@@ -60,8 +60,6 @@ void pin_dir_finish_swaps(void)
 	}
 }
 
-/* The most links argguard pins: the programs unpin waits to see detached. */
-#define MAX_LINK_PINS (NR_PINS - NR_MAP_PINS)
 /* How long unpin waits for the kernel to detach them, in 10 ms steps. */
 #define DETACH_WAIT_STEPS 1000
 
@@ -115,7 +113,7 @@ int pin_dir_remove(void)
 {
 	DIR *dir = opendir(ARGGUARD_PIN_DIR);
 	unsigned int removed = 0, nr_progs = 0, left;
-	__u32 prog_ids[MAX_LINK_PINS], id;
+	__u32 prog_ids[NR_LINK_PINS], id;
 	struct dirent *d;
 	int err = 0;
 
@@ -133,7 +131,7 @@ int pin_dir_remove(void)
 			err = -1;
 			continue;
 		}
-		if (id && nr_progs < MAX_LINK_PINS)
+		if (id && nr_progs < NR_LINK_PINS)
 			prog_ids[nr_progs++] = id;
 		removed++;
 	}

@@ -23,6 +23,7 @@
 #include "log.h"
 #include "pin_dir.h"
 #include "pinned_prog.h"
+#include "start_plan.h"
 
 /* The skeleton's map for a map pin, its program and link for a link pin. */
 static struct bpf_map *map_of(const struct argguard_bpf *skel, enum pin pin)
@@ -103,7 +104,7 @@ static int choose_programs(struct argguard_bpf *skel, const struct kernel_featur
 		unused = unused_program_of(skel, pin, kernel->kernel_head);
 		if (unused)
 			err = leave_out(unused);
-		if (!err && !kernel_wants_link(pin, kernel))
+		if (!err && !start_wants_link(pin, kernel))
 			err = leave_out(program_of(skel, pin, kernel->kernel_head));
 	}
 	return err;
@@ -318,22 +319,15 @@ static bool pin_fits(const struct bpf_map *map, const char *path)
 	return fits;
 }
 
-/*
- * Whether the map at pin holds part of the policy: made afresh alone, it
- * would read as zero (mode off, no rules) under a config that says the
- * policy was applied.
- */
-static bool pin_holds_policy(enum pin pin)
+/* What each map pin holds, against the maps of this object. */
+static void find_map_pins(const struct argguard_bpf *skel, struct map_pins_found *found)
 {
-	switch (pin) {
-	case PIN_PROBE:
-	case PIN_COUNTERS:
-	case PIN_DROPS:
-	case PIN_UID_BUCKETS:
-	case PIN_EVENTS:
-		return false;
-	default:
-		return true;
+	char path[128];
+
+	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
+		pin_path(pin, path, sizeof(path));
+		found->fits[pin] = pin_fits(map_of(skel, pin), path);
+		found->pinned[pin] = !access(path, F_OK);
 	}
 }
 
@@ -345,43 +339,21 @@ static bool pin_holds_policy(enum pin pin)
  * then, so that the load makes them all afresh: they get the interim
  * policy, and the daemon applies the policy file. The old build's links
  * keep enforcing, with its maps, until this build's links replace them.
- * Returns whether the pins were dropped.
  */
-static bool drop_map_pins_that_do_not_fit(const struct argguard_bpf *skel)
+static void drop_map_pins(enum map_plan plan, enum pin why_pin)
 {
-	const char *why = NULL;
 	char path[128];
-	int pin;
 
-	for (pin = 0; pin < NR_MAP_PINS && !why; pin++) {
-		pin_path(pin, path, sizeof(path));
-		if (!pin_fits(map_of(skel, pin), path))
-			why = "was pinned by a build whose maps differ from this one's (an "
-			      "upgrade?)";
-		else if (pin_holds_policy(pin) && access(path, F_OK))
-			why = "is gone, and it holds part of the policy";
-	}
-	if (!why)
-		return false;
-	log_notice("%s %s: making all maps afresh, and applying the policy file", path, why);
-	for (pin = 0; pin < NR_MAP_PINS; pin++) {
+	pin_path(why_pin, path, sizeof(path));
+	log_notice("%s %s: making all maps afresh, and applying the policy file", path,
+		   plan == MAPS_AFRESH_DIFFER
+			   ? "was pinned by a build whose maps differ from this one's (an upgrade?)"
+			   : "is gone, and it holds part of the policy");
+	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
 		pin_path(pin, path, sizeof(path));
 		if (unlink(path) && errno != ENOENT)
 			log_error("failed to remove %s: %s", path, strerror(errno));
 	}
-	return true;
-}
-
-static bool all_maps_pinned(void)
-{
-	char path[128];
-
-	for (int pin = 0; pin < NR_MAP_PINS; pin++) {
-		pin_path(pin, path, sizeof(path));
-		if (access(path, F_OK))
-			return false;
-	}
-	return true;
 }
 
 /*
@@ -391,8 +363,11 @@ static bool all_maps_pinned(void)
  */
 static int load(bool *earlier_pins, struct kernel_features *kernel, int (*before_attach)(void))
 {
+	struct map_pins_found found;
 	struct argguard_bpf *skel;
-	bool fresh_maps, may_adopt;
+	enum map_plan plan;
+	enum pin why_pin;
+	bool may_adopt;
 	int err;
 
 	if (kernel_features_probe(kernel))
@@ -402,11 +377,13 @@ static int load(bool *earlier_pins, struct kernel_features *kernel, int (*before
 		log_error("failed to open the BPF object: %s", strerror(errno));
 		return -1;
 	}
-	fresh_maps = *earlier_pins && drop_map_pins_that_do_not_fit(skel);
-	if (fresh_maps)
+	find_map_pins(skel, &found);
+	plan = *earlier_pins ? start_map_plan(&found, &why_pin) : MAPS_REUSE;
+	if (plan != MAPS_REUSE) {
+		drop_map_pins(plan, why_pin);
 		*earlier_pins = false;
-	/* A map made afresh where a pin was missing: a pinned link's program uses the old one. */
-	may_adopt = !fresh_maps && all_maps_pinned();
+	}
+	may_adopt = start_may_adopt(&found, plan);
 	skel->rodata->argguard_build_id = ARGGUARD_BUILD_ID;
 	skel->rodata->argguard_build_features = kernel_feature_bits(kernel);
 	err = set_pin_paths(skel);

@@ -21,6 +21,7 @@
 #include "pin_dir.h"
 #include "pinned_prog.h"
 #include "program_load.h"
+#include "start_plan.h"
 
 /* What the daemon holds of a load: its maps, opened from the pins, and its .bss. */
 struct programs {
@@ -53,48 +54,49 @@ static __u64 exec_arg_max_address(void)
  * the verifier check every program again, only for the load to adopt the
  * same links by their tags.
  *
- * Take the pins as they are if they hold one whole load of this build: the
- * bprm_check program's .rodata names this build, every link it pins on
- * this kernel (and no other) runs a program of that same load, and every
- * map pin is a map those programs use. Fills p->map_fds and *kernel (as
- * the load saw it) and returns true; or returns false, having opened
- * nothing, for a full load to sort things out.
+ * Take the pins as they are if start_can_resume() says they hold one whole
+ * load of this build. Fills p->map_fds and *kernel (as the load saw it)
+ * and returns true; or returns false, having kept nothing open, for a full
+ * load to sort things out.
  */
 static bool resume(struct programs *p, struct kernel_features *kernel)
 {
-	struct pinned_prog progs[NR_PINS - NR_MAP_PINS];
+	struct pinned_prog progs[NR_LINK_PINS];
+	struct pins_found found = { 0 };
 	struct bpf_map_info info;
 	unsigned int n = 0;
 	__u32 features, len;
 	char path[128];
 	int pin, fd;
 
-	if (!pinned_by_this_build(&progs[0], &features))
+	found.by_this_build = pinned_by_this_build(&progs[0], &features);
+	if (!found.by_this_build)
 		return false;
-	*kernel = kernel_features_of(features);
+	found.kernel = kernel_features_of(features);
 	for (pin = NR_MAP_PINS; pin < NR_PINS; pin++) {
-		bool pinned = !pinned_prog_read(pin, &progs[n]);
+		int link = pin - NR_MAP_PINS;
 
-		if (pinned != kernel_wants_link(pin, kernel) ||
-		    (pinned && progs[n].btf_id != progs[0].btf_id))
-			return false;
-		n += pinned;
+		found.link_pinned[link] = !pinned_prog_read(pin, &progs[n]);
+		found.link_of_that_load[link] =
+			found.link_pinned[link] && progs[n].btf_id == progs[0].btf_id;
+		n += found.link_pinned[link];
 	}
 	for (pin = 0; pin < NR_MAP_PINS; pin++) {
 		pin_path(pin, path, sizeof(path));
 		fd = bpf_obj_get(path);
+		p->map_fds[pin] = fd;
 		memset(&info, 0, sizeof(info));
 		len = sizeof(info);
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len) ||
-		    !pinned_progs_use_map(progs, n, info.id)) {
-			if (fd >= 0)
-				close(fd);
-			while (pin--)
-				close(p->map_fds[pin]);
-			return false;
-		}
-		p->map_fds[pin] = fd;
+		found.map_used[pin] = fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len) &&
+				      pinned_progs_use_map(progs, n, info.id);
 	}
+	if (!start_can_resume(&found)) {
+		for (pin = 0; pin < NR_MAP_PINS; pin++)
+			if (p->map_fds[pin] >= 0)
+				close(p->map_fds[pin]);
+		return false;
+	}
+	*kernel = found.kernel;
 	p->bss_fd = pinned_prog_open_map(progs, n, BSS_MAP_NAME, sizeof(struct argguard_bpf__bss),
 					 &info);
 	return true;
