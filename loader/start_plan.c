@@ -18,6 +18,14 @@ bool start_wants_link(enum pin pin, const struct kernel_features *kernel)
 	}
 }
 
+static bool every_map_pin(const bool holds[NR_MAP_PINS])
+{
+	for (int pin = 0; pin < NR_MAP_PINS; pin++)
+		if (!holds[pin])
+			return false;
+	return true;
+}
+
 bool start_can_resume(const struct pins_found *found)
 {
 	if (!found->by_this_build)
@@ -30,10 +38,7 @@ bool start_can_resume(const struct pins_found *found)
 		if (found->link_pinned[link] && !found->link_of_that_load[link])
 			return false;
 	}
-	for (int pin = 0; pin < NR_MAP_PINS; pin++)
-		if (!found->map_used[pin])
-			return false;
-	return true;
+	return every_map_pin(found->map_used);
 }
 
 bool start_pin_holds_policy(enum pin pin)
@@ -64,12 +69,7 @@ enum map_plan start_map_plan(const struct map_pins_found *found, enum pin *why_p
 
 bool start_may_adopt(const struct map_pins_found *found, enum map_plan plan)
 {
-	if (plan != MAPS_REUSE)
-		return false;
-	for (int pin = 0; pin < NR_MAP_PINS; pin++)
-		if (!found->pinned[pin])
-			return false;
-	return true;
+	return plan == MAPS_REUSE && every_map_pin(found->pinned);
 }
 
 bool start_needs_interim(enum argguard_policy_state state)
