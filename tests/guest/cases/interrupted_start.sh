@@ -168,6 +168,12 @@ test_a_fresh_start_killed_at_any_moment_leaves_no_link_over_an_unset_policy() {
 		argguard unload >/dev/null
 		setsid argguard run --no-journal >/dev/null 2>&1 &
 		pid=$!
+		# Its group exists only once setsid has run: a kill before that
+		# misses, and the start lives on, holding the run lock.
+		while [[ $(cut -d' ' -f5 "/proc/$pid/stat" 2>/dev/null) != "$pid" ]] &&
+			kill -0 "$pid" 2>/dev/null; do
+			sleep 0.01
+		done
 		sleep "$d"
 		kill -KILL -- -"$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
