@@ -21,6 +21,8 @@
 #define ARGGUARD_ERRNO_VALUE(name, nr) name = nr,
 enum { ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_VALUE) };
 
+#include "verdict.h" /* after the errnos: a denial's errno is one of them */
+
 char LICENSE[] SEC("license") = "GPL";
 
 /*
@@ -178,25 +180,6 @@ struct linux_binprm___argguard {
 	unsigned long envp_bytes;
 } __attribute__((preserve_access_index));
 
-struct exec_sizes {
-	__u64 argv_bytes;
-	__u64 envp_bytes;
-	__u64 total_bytes;
-	__s32 argc;
-	__s32 envc;
-	__s32 orig_argc;
-	__u32 flags;
-};
-
-struct decision {
-	__u64 limit;
-	__u64 rule_id;
-	__u32 verdict;
-	__u32 scope;
-	__u32 limit_kind;
-	__s32 deny_errno;
-};
-
 /*
  * bprm is the hook's own argument, a pointer the verifier knows by its BTF
  * type: its fields are read by plain loads, which cost an instruction each,
@@ -258,73 +241,6 @@ static void count(__u32 index)
 static void drop(__u32 reason)
 {
 	bump(&argguard_drops, reason);
-}
-
-static __s32 safe_errno(__s32 err)
-{
-#define ARGGUARD_ERRNO_CASE(name, nr) case name:
-	switch (err) {
-		ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_CASE)
-		return err;
-	}
-	return E2BIG;
-}
-
-/*
- * Which of a rule's five limits, if any, the exec crosses: first is the
- * ARGGUARD_LIMIT_ of the argv one, the others follow in their order.
- */
-static __u32 crossed_limit(__u64 argv_bytes, __u64 envp_bytes, __u64 total_bytes, __u64 argc,
-			   __u64 envc, __u32 first, const struct exec_sizes *sz, __u64 *limit)
-{
-	if (argv_bytes && sz->argv_bytes > argv_bytes) {
-		*limit = argv_bytes;
-		return first;
-	}
-	if (envp_bytes && sz->envp_bytes > envp_bytes) {
-		*limit = envp_bytes;
-		return first + 1;
-	}
-	if (total_bytes && sz->total_bytes > total_bytes) {
-		*limit = total_bytes;
-		return first + 2;
-	}
-	if (argc && (__u64)sz->argc > argc) {
-		*limit = argc;
-		return first + 3;
-	}
-	if (envc && (__u64)sz->envc > envc) {
-		*limit = envc;
-		return first + 4;
-	}
-	return ARGGUARD_LIMIT_NONE;
-}
-
-static __u32 verdict_for(__u32 action, bool over)
-{
-	if (action == ARGGUARD_ACTION_ALLOW || !over)
-		return ARGGUARD_VERDICT_ALLOW;
-	if (action == ARGGUARD_ACTION_AUDIT)
-		return ARGGUARD_VERDICT_AUDIT;
-	return ARGGUARD_VERDICT_DENY;
-}
-
-/* The rule's limits first; within them, its would-deny tier. */
-static void judge(const struct argguard_rule *rule, const struct exec_sizes *sz, struct decision *d)
-{
-	d->limit_kind = crossed_limit(rule->max_argv_bytes, rule->max_envp_bytes,
-				      rule->max_total_bytes, rule->max_argc, rule->max_envc,
-				      ARGGUARD_LIMIT_ARGV_BYTES, sz, &d->limit);
-	d->verdict = verdict_for(rule->action, d->limit_kind != ARGGUARD_LIMIT_NONE);
-	d->deny_errno = safe_errno(rule->deny_errno);
-	if (d->limit_kind != ARGGUARD_LIMIT_NONE || rule->action == ARGGUARD_ACTION_ALLOW)
-		return;
-	d->limit_kind =
-		crossed_limit(rule->audit_max_argv_bytes, rule->audit_max_envp_bytes,
-			      rule->audit_max_total_bytes, rule->audit_max_argc,
-			      rule->audit_max_envc, ARGGUARD_LIMIT_AUDIT_ARGV_BYTES, sz, &d->limit);
-	if (d->limit_kind != ARGGUARD_LIMIT_NONE)
-		d->verdict = ARGGUARD_VERDICT_WOULD_DENY;
 }
 
 struct ancestor_walk {

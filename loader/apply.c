@@ -16,6 +16,7 @@
 #include "log.h"
 #include "names.h"
 #include "recovery.h"
+#include "start_plan.h"
 
 /*
  * The safe default of a fresh start with no policy that applies: the
@@ -241,21 +242,11 @@ int policy_apply_file(const char *path, bool force)
 	return ret;
 }
 
-/*
- * What a fresh start falls back on, under the lock: the last policy that
- * applied, else the built-in default. Says which in what. 0 or -1, with
- * the reason in err.
- */
-static int apply_fallback_locked(enum argguard_policy_state state, char *what, size_t what_len,
-				 char *err, size_t err_len)
+/* Apply the built-in default under the lock, marking the live set with state. */
+static int apply_default_locked(enum argguard_policy_state state, char *err, size_t err_len)
 {
 	struct policy safe;
 
-	if (!access(ARGGUARD_LAST_GOOD, F_OK) &&
-	    !apply_file_locked(ARGGUARD_LAST_GOOD, false, state, err, err_len)) {
-		snprintf(what, what_len, "the last policy that applied (%s)", ARGGUARD_LAST_GOOD);
-		return 0;
-	}
 	policy_init(&safe);
 	safe.mode = ARGGUARD_MODE_ENFORCE;
 	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
@@ -264,39 +255,79 @@ static int apply_fallback_locked(enum argguard_policy_state state, char *what, s
 	safe.event_rate = DEFAULT_EVENT_RATE;
 	safe.event_burst = DEFAULT_EVENT_BURST;
 	safe.event_rate_total = DEFAULT_EVENT_RATE_TOTAL;
-	if (apply_policy(&safe, state, err, err_len))
+	return apply_policy(&safe, state, err, err_len) ? -1 : 0;
+}
+
+/* Apply the policy from, under the lock (path: the policy file's). 0 or -1, with err. */
+static int apply_from_locked(enum policy_source from, const char *path,
+			     enum argguard_policy_state state, char *err, size_t err_len)
+{
+	switch (from) {
+	case POLICY_FROM_FILE:
+		return apply_file_locked(path, false, state, err, err_len);
+	case POLICY_FROM_LAST_GOOD:
+		return apply_file_locked(ARGGUARD_LAST_GOOD, false, state, err, err_len);
+	case POLICY_FROM_DEFAULT:
+		return apply_default_locked(state, err, err_len);
+	default:
+		snprintf(err, err_len, "no policy to apply");
 		return -1;
-	snprintf(what, what_len, "the built-in default (%s)", DEFAULT_POLICY_TEXT);
-	return 0;
+	}
+}
+
+/*
+ * What a fresh start falls back on, under the lock, in the order
+ * policy_fallback_after() gives: the last policy that applied, else the
+ * built-in default. Returns the one in force, and says which in what; or
+ * POLICY_FROM_NOWHERE, with the reason in err.
+ */
+static enum policy_source apply_fallback_locked(enum argguard_policy_state state, char *what,
+						size_t what_len, char *err, size_t err_len)
+{
+	bool last_good_kept = !access(ARGGUARD_LAST_GOOD, F_OK);
+	enum policy_source from = POLICY_FROM_FILE;
+
+	while ((from = policy_fallback_after(from, last_good_kept)) != POLICY_FROM_NOWHERE) {
+		if (apply_from_locked(from, NULL, state, err, err_len))
+			continue;
+		if (from == POLICY_FROM_LAST_GOOD)
+			snprintf(what, what_len, "the last policy that applied (%s)",
+				 ARGGUARD_LAST_GOOD);
+		else
+			snprintf(what, what_len, "the built-in default (%s)", DEFAULT_POLICY_TEXT);
+		break;
+	}
+	return from;
 }
 
 int policy_apply_at_start(const char *path)
 {
 	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG], what[256];
-	int lock = apply_lock(), ret = 0;
+	enum policy_source in_force = POLICY_FROM_FILE;
+	int lock = apply_lock();
 
 	if (lock < 0)
 		return -1;
-	if (!apply_file_locked(path, false, ARGGUARD_POLICY_APPLIED, err, sizeof(err))) {
+	if (!apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED, err, sizeof(err))) {
 		log_info("applied %s", path);
 		set_status(true, "applied %s", path);
 		goto out;
 	}
 	log_error("policy not applied: %s", err);
 	snprintf(why, sizeof(why), "%s", err);
-	ret = 1;
-	if (apply_fallback_locked(ARGGUARD_POLICY_APPLIED, what, sizeof(what), err, sizeof(err))) {
+	in_force = apply_fallback_locked(ARGGUARD_POLICY_APPLIED, what, sizeof(what), err,
+					 sizeof(err));
+	if (in_force == POLICY_FROM_NOWHERE) {
 		log_error("failed to apply even the built-in default policy: %s", err);
 		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
 			   err);
-		ret = -1;
 		goto out;
 	}
 	log_notice("in force instead: %s", what);
 	set_status(false, "%s not applied: %s; in force: %s", path, why, what);
 out:
 	apply_unlock(lock);
-	return ret;
+	return policy_start_result(in_force);
 }
 
 int policy_hold_interim(void)
@@ -319,13 +350,15 @@ int policy_hold_interim(void)
 		ret = -1;
 		goto out;
 	}
-	if (state != ARGGUARD_POLICY_UNSET)
+	if (!start_needs_interim(state))
 		goto out; /* a policy is in force already: the start applies the file over it */
-	ret = apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), err, sizeof(err));
-	if (ret)
+	if (apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), err, sizeof(err)) ==
+	    POLICY_FROM_NOWHERE) {
 		log_error("failed to write the interim policy, so nothing is attached: %s", err);
-	else
+		ret = -1;
+	} else {
 		log_info("interim policy, until this start applies the policy file: %s", what);
+	}
 out:
 	apply_unlock(lock);
 	return ret;

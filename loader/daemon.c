@@ -26,8 +26,11 @@
 #include "metrics_file.h"
 #include "names.h"
 #include "notify.h"
+#include "pin_dir.h"
 #include "programs.h"
 #include "record_pipeline.h"
+#include "run_lock.h"
+#include "start_plan.h"
 
 static volatile sig_atomic_t stopping, reload, reopen;
 
@@ -102,7 +105,7 @@ int run_daemon(const struct run_opts *opts)
 	 * write past the cap must fail the same way, not kill the daemon.
 	 */
 	signal(SIGXFSZ, SIG_IGN);
-	if (programs_lock() < 0)
+	if (run_lock_take() < 0)
 		return 1;
 	if (bpf_lsm_check(why, sizeof(why))) {
 		log_error("%s", why);
@@ -124,7 +127,7 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 	/* A restart keeps the live policy, bpftool edits included: reload applies the file. */
-	if (state == ARGGUARD_POLICY_APPLIED) {
+	if (!start_applies_file(state)) {
 		log_info("keeping the pinned policy (reload to apply %s)", opts->policy_path);
 	} else {
 		if (earlier_pins)
@@ -220,7 +223,7 @@ int run_daemon(const struct run_opts *opts)
 out_destroy:
 	programs_close(progs);
 	if (!err && stopping && opts->unload_on_stop)
-		return programs_unpin() ? 1 : 0;
+		return pin_dir_remove() ? 1 : 0;
 	if (err == EXIT_NOT_ENFORCING)
 		return err;
 	return err ? 1 : 0;

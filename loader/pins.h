@@ -61,6 +61,7 @@ enum pin {
 		NR_PINS
 };
 #define NR_MAP_PINS (0 ARGGUARD_MAP_PINS(ARGGUARD_PIN_COUNT))
+#define NR_LINK_PINS (NR_PINS - NR_MAP_PINS)
 
 /* The pin's file name, below ARGGUARD_PIN_DIR. */
 const char *pin_file(enum pin pin);

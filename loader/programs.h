@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * argguard's BPF programs from load to unload: the run lock, bpffs and the
- * pin directory, the load with every map at its pin, each link adopted or
- * attached and pinned, and the unpinning that ends enforcement. What is
- * pinned, and where, is the pin table's (pins.h).
+ * A start of argguard's BPF programs, and the maps the daemon runs with:
+ * the pins taken as they are, or a full load (program_load.h) first. What
+ * is pinned, and where, is the pin table's (pins.h); the pin directory's
+ * making and emptying are pin_dir.h's, the run lock run_lock.h's.
  */
 #ifndef ARGGUARD_PROGRAMS_H
 #define ARGGUARD_PROGRAMS_H
@@ -12,17 +12,8 @@
 
 #include "pins.h"
 
-#define ARGGUARD_RUN_LOCK "/run/argguard.lock"
-
 /* The pinned load the daemon runs with: its maps, opened from their pins. */
 struct programs;
-
-/*
- * Take the run lock for the life of the process: a second `argguard run`
- * would attach a second set of programs and fight over the pins. Returns
- * the lock's fd, left open, or -1 with the reason logged.
- */
-int programs_lock(void);
 
 /*
  * Mount bpffs if need be and make the pin directory, load the BPF object
@@ -50,15 +41,5 @@ int programs_map_fd(const struct programs *p, enum pin pin);
 
 /* Close the programs: the pinned links, and enforcement, stay in place. */
 void programs_close(struct programs *p);
-
-/*
- * Remove every pin and the pin directory: the programs detach as their
- * links' pins go, and nothing enforces. Returns 0, or -1 with the reason
- * logged.
- */
-int programs_unpin(void);
-
-/* argguard unload: programs_unpin(), unless an argguard run is live. 0 or -1. */
-int programs_unload(void);
 
 #endif /* ARGGUARD_PROGRAMS_H */

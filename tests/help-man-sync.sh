@@ -140,7 +140,9 @@ check_argguard_conf_5() {
 
 	# And no key the parser does not know: each "*key* = ..." entry.
 	while IFS= read -r key; do
-		if printf '%s\n' "${keys[@]}" | grep -qx -- "$key"; then
+		# A here-string, not a pipe: grep -q stops at the first match, and
+		# under pipefail printf's SIGPIPE would fail the check.
+		if grep -qx -- "$key" <<<"$(printf '%s\n' "${keys[@]}")"; then
 			pass "the parser knows the key $key that argguard.conf(5) defines"
 		else
 			fail "the parser knows the key $key that argguard.conf(5) defines"

@@ -28,8 +28,9 @@ run_cppcheck() {
 }
 
 # Keep in FILES only what BUILD compiles: clang-tidy needs a file's real
-# compile command. A build without ARGGUARD_KERNEL_DIR leaves out programs.c,
-# which includes the skeleton, and the guest helpers; they are named.
+# compile command. A build without ARGGUARD_KERNEL_DIR leaves out the
+# program lifecycle (programs.c and its kin, on the skeleton), and the guest
+# helpers; they are named.
 keep_built() {
 	local build=$1 f kept=() left=()
 	local -A built=()

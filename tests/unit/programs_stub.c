@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The program lifecycle for argguard_cli, argguard's command line built
- * without a kernel: programs.c needs the BPF skeleton, which needs the guest
- * kernel's BTF. The CLI tests (tests/cli.sh) and the help/man sync test only
- * print help and usage errors and never get here; a run or an unload that
- * does fails at its first step.
+ * without a kernel: programs.c and its kin (run_lock.c, pin_dir.c,
+ * pinned_prog.c, program_load.c) need the BPF skeleton, which needs the
+ * guest kernel's BTF, or act on the machine's bpffs. The CLI tests
+ * (tests/cli.sh) and the help/man sync test only print help and usage
+ * errors and never get here; a run or an unload that does fails at its
+ * first step.
  */
 #include <stdio.h>
 
+#include "pin_dir.h"
 #include "programs.h"
+#include "run_lock.h"
 
-int programs_lock(void)
+int run_lock_take(void)
 {
 	fputs("argguard_cli: run needs the BPF object: this build has none\n", stderr);
 	return -1;
@@ -40,12 +44,12 @@ void programs_close(struct programs *p)
 	(void)p;
 }
 
-int programs_unpin(void)
+int pin_dir_remove(void)
 {
 	return -1;
 }
 
-int programs_unload(void)
+int pin_dir_unload(void)
 {
 	fputs("argguard_cli: unload is not in this build\n", stderr);
 	return -1;
