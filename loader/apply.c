@@ -343,7 +343,7 @@ int policy_hold_interim(void)
 		log_error("%s", err);
 		goto out;
 	}
-	ret = policy_state(maps.fd[PIN_CONFIG], &state);
+	ret = read_policy_state(maps.fd[PIN_CONFIG], &state);
 	policy_maps_close(&maps);
 	if (ret) {
 		log_error("failed to read the policy state: %s", strerror(-ret));

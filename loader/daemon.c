@@ -76,7 +76,7 @@ static void say_ready(const struct live_maps *maps, const char *log_path)
 	__u32 set;
 	int err;
 
-	err = live_settings(maps->config, maps->settings, &set, &settings);
+	err = read_live_settings(maps->config, maps->settings, &set, &settings);
 	if (err)
 		log_error("failed to read the live settings: %s", strerror(-err));
 	_Static_assert(ARGGUARD_NR_MODES == 3, "each mode has its status line");
@@ -120,7 +120,7 @@ int run_daemon(const struct run_opts *opts)
 	progs = programs_start(&earlier_pins, policy_hold_interim);
 	if (!progs)
 		return 1;
-	err = policy_state(programs_map_fd(progs, PIN_CONFIG), &state);
+	err = read_policy_state(programs_map_fd(progs, PIN_CONFIG), &state);
 	if (err) {
 		log_error("failed to read the policy state: %s", strerror(-err));
 		err = -1;

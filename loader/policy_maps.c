@@ -42,7 +42,8 @@ void policy_maps_close(struct policy_maps *m)
 	}
 }
 
-int live_settings(int config_fd, int settings_fd, __u32 *set, struct argguard_settings *settings)
+int read_live_settings(int config_fd, int settings_fd, __u32 *set,
+		       struct argguard_settings *settings)
 {
 	struct argguard_config cfg;
 	__u32 zero = 0;
@@ -91,11 +92,11 @@ int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
 	__u32 set;
 	int err;
 
-	err = live_settings(fds->config, fds->settings, &set, &settings);
+	err = read_live_settings(fds->config, fds->settings, &set, &settings);
 	if (err)
 		return err;
 	m->mode = settings.mode;
-	err = policy_state(fds->config, &m->policy_state);
+	err = read_policy_state(fds->config, &m->policy_state);
 	if (err)
 		return err;
 	m->attached[METRICS_HOOK_BPRM_CHECK] = link_attached(PIN_LINK_BPRM_CHECK);
@@ -227,7 +228,7 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	return write_cgroup_rules(m, p, set, cgroup_root);
 }
 
-int policy_state(int config_fd, enum argguard_policy_state *state)
+int read_policy_state(int config_fd, enum argguard_policy_state *state)
 {
 	struct argguard_config cfg;
 	__u32 zero = 0;
@@ -304,7 +305,7 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	int err;
 
 	policy_init(p);
-	err = live_settings(m->fd[PIN_CONFIG], m->fd[PIN_SETTINGS], &set, &settings);
+	err = read_live_settings(m->fd[PIN_CONFIG], m->fd[PIN_SETTINGS], &set, &settings);
 	if (err)
 		return err;
 	p->mode = settings.mode;

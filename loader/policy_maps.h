@@ -27,7 +27,8 @@ struct live_maps {
 };
 
 /* The live set (config.active_set & 1) and its settings. 0 or a negative errno. */
-int live_settings(int config_fd, int settings_fd, __u32 *set, struct argguard_settings *settings);
+int read_live_settings(int config_fd, int settings_fd, __u32 *set,
+		       struct argguard_settings *settings);
 
 /* One counter of the per-CPU counters map at fd, summed over CPUs; 0 if unreadable. */
 uint64_t counter_sum(int fd, __u32 key);
@@ -43,7 +44,7 @@ int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m);
  * How the live set came to be (config.policy_state; a value past the table
  * reads as unset). 0 or a negative errno.
  */
-int policy_state(int config_fd, enum argguard_policy_state *state);
+int read_policy_state(int config_fd, enum argguard_policy_state *state);
 
 /*
  * Write p into the rule set that execs are not reading, then switch them to
