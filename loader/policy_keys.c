@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* What each section and key of a policy file means: the rules and settings they make. */
-#include "policy_read.h"
+#include "policy_keys.h"
 
 #include <grp.h>
 #include <pwd.h>

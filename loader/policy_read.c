@@ -4,66 +4,12 @@
  * naming FILE:LINE. Here the lines are read and split; policy_keys.c says
  * what their sections and keys mean.
  */
-#include "policy_read.h"
+#include "policy_keys.h"
+#include "policy_parser.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <string.h>
-
-static void vfail_at(struct policy_parser *ps, unsigned int line, const char *fmt, va_list ap)
-{
-	int n;
-
-	if (ps->failed)
-		return;
-	ps->failed = true;
-	n = snprintf(ps->err, ps->err_len, "%s:%u: ", ps->name, line);
-	if (n >= 0 && (size_t)n < ps->err_len)
-		vsnprintf(ps->err + n, ps->err_len - n, fmt, ap);
-}
-
-void policy_fail(struct policy_parser *ps, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail_at(ps, ps->line, fmt, ap);
-	va_end(ap);
-}
-
-void policy_fail_at(struct policy_parser *ps, unsigned int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfail_at(ps, line, fmt, ap);
-	va_end(ap);
-}
-
-/* Past leading white space. */
-static char *skip_space(char *s)
-{
-	while (*s && isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
-/* Cut the white space off the end of s. */
-static void cut_space(char *s)
-{
-	char *end = s + strlen(s);
-
-	while (end > s && isspace((unsigned char)end[-1]))
-		*--end = '\0';
-}
-
-char *policy_trim(char *s)
-{
-	s = skip_space(s);
-	cut_space(s);
-	return s;
-}
 
 /*
  * Read the next line into ps->text, without its line ending ("\n", or
@@ -135,7 +81,7 @@ static void read_section(struct policy_parser *ps, char *s)
 		policy_fail(ps, "expected '[section]', 'key = value' or a comment");
 		return;
 	}
-	rest = skip_space(end + 1);
+	rest = policy_trim(end + 1);
 	if (*rest && *rest != ';' && *rest != '#') {
 		policy_fail(ps, "text after the section header: '%s'", rest);
 		return;
@@ -154,7 +100,7 @@ static void read_key(struct policy_parser *ps, char *s)
 		return;
 	}
 	*sep = '\0';
-	cut_space(s);
+	s = policy_trim(s);
 	value = sep + 1;
 	*find_or_comment(value, "") = '\0';
 	value = policy_trim(value);

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside the policy file reader: policy_read.c reads the lines (comments,
- * section headers, keys and their values), policy_keys.c says what each
- * section and key means. Nothing outside the two includes this.
+ * Inside the policy file reader: the state of one parse, shared by
+ * policy_read.c, which reads the lines, and policy_keys.c, which says what
+ * each section and key means. Nothing else includes this.
  */
-#ifndef ARGGUARD_POLICY_READ_H
-#define ARGGUARD_POLICY_READ_H
+#ifndef ARGGUARD_POLICY_PARSER_H
+#define ARGGUARD_POLICY_PARSER_H
+
+#include <stdio.h>
 
 #include "policy.h"
 
@@ -62,8 +64,4 @@ void policy_fail_at(struct policy_parser *ps, unsigned int line, const char *fmt
 /* s without the white space at its start and its end (cut off in place). */
 char *policy_trim(char *s);
 
-/* A section header's name, and a key's value: what they mean, or an error. */
-void policy_enter_section(struct policy_parser *ps, const char *section);
-void policy_set_key(struct policy_parser *ps, const char *name, const char *value);
-
-#endif /* ARGGUARD_POLICY_READ_H */
+#endif /* ARGGUARD_POLICY_PARSER_H */
