@@ -286,8 +286,8 @@ static long walk_ancestors(__u32 set, __u64 *ruled)
  * Should the walk fail, the exec is denied: nesting never takes a process
  * out of an ancestor's rule.
  */
-static const struct argguard_rule *cgroup_rule(const struct argguard_config *live,
-					       struct decision *d)
+static const struct argguard_rule *lookup_cgroup_rule(const struct argguard_config *live,
+						      struct decision *d)
 {
 	static const struct argguard_rule too_deep = { .action = ARGGUARD_ACTION_DENY,
 						       .max_total_bytes = 1 };
@@ -386,7 +386,7 @@ static const struct argguard_rule *scope_rule(const struct argguard_config *live
 	const struct argguard_rule *rule;
 	long user;
 
-	rule = cgroup_rule(live, d);
+	rule = lookup_cgroup_rule(live, d);
 	if (rule) {
 		d->scope = ARGGUARD_SCOPE_CGROUP;
 		return rule;
