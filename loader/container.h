@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The container a cgroup path names, read from the layouts that container
+ * runtimes give their cgroups under systemd (and Docker's and Kubernetes'
+ * cgroupfs drivers). A path in no known layout names no container: nothing
+ * is guessed.
+ */
+#ifndef ARGGUARD_CONTAINER_H
+#define ARGGUARD_CONTAINER_H
+
+#include <stdbool.h>
+
+#define CONTAINER_ID_MAX 64 /* a runtime's hex id; a machine's name is cut there */
+#define POD_UID_LEN 36 /* a Kubernetes pod's uid: 8-4-4-4-12 hex digits */
+
+struct container {
+	const char *runtime; /* "docker", "podman", "containerd", "cri-o", "systemd-nspawn" */
+	char id[CONTAINER_ID_MAX + 1];
+	char pod_uid[POD_UID_LEN + 1]; /* "" outside a Kubernetes pod */
+	/* Below a user's own systemd instance (user@UID.service): rootless podman. */
+	bool rootless;
+};
+
+/*
+ * The container whose cgroup path (as the record gives it, from the cgroup
+ * root) is path, in *c; false if path is in no known layout. A user may
+ * name cgroups in the subtree systemd delegates to them: there only
+ * rootless podman's layout counts, and *c says rootless.
+ */
+bool container_from_cgroup(const char *path, struct container *c);
+
+#endif /* ARGGUARD_CONTAINER_H */
