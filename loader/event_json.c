@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE /* strerrorname_np(), asprintf() */
 #include "event_json.h"
+#include "container.h"
 #include "json_writer.h"
 #include "names.h"
 
@@ -113,6 +114,40 @@ static void add_path(struct json_writer *w, const char *key, const char *path, i
 	snprintf(error_key, sizeof(error_key), "%s_error", key);
 	error = record_errno(err < 0 ? -err : EIO, number, sizeof(number));
 	json_string(w, error_key, error, strlen(error));
+}
+
+/*
+ * The container whose cgroup the caller is in, when the path is in a known
+ * runtime's layout (container.h), else null. journald gets flat fields, to
+ * match on.
+ */
+static void add_container(struct json_writer *w, const char *cgroup)
+{
+	struct container c;
+	size_t pod_len;
+
+	if (!container_from_cgroup(cgroup, &c)) {
+		json_null(w, "container");
+		return;
+	}
+	pod_len = strlen(c.pod_uid);
+	if (w->fields) {
+		json_string(w, "container_runtime", c.runtime, strlen(c.runtime));
+		json_string(w, "container_id", c.id, strlen(c.id));
+		if (pod_len)
+			json_string(w, "container_pod_uid", c.pod_uid, pod_len);
+		json_boolean(w, "container_rootless", c.rootless);
+		return;
+	}
+	json_begin_object(w, "container");
+	json_string(w, "runtime", c.runtime, strlen(c.runtime));
+	json_string(w, "id", c.id, strlen(c.id));
+	if (pod_len)
+		json_string(w, "pod_uid", c.pod_uid, pod_len);
+	else
+		json_null(w, "pod_uid");
+	json_boolean(w, "rootless", c.rootless);
+	json_end_object(w);
 }
 
 /*
@@ -389,6 +424,7 @@ static void add_record(struct json_writer *w, const struct record *r)
 		add_path(w, "cgroup", r->cgroup, r->cgroup_err);
 		if (r->event->scope == ARGGUARD_SCOPE_CGROUP)
 			add_path(w, "rule_cgroup", r->rule_cgroup, r->rule_cgroup_err);
+		add_container(w, r->cgroup);
 	}
 	json_end_object(w);
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "linux_audit.h"
+#include "container.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -140,6 +141,7 @@ static void add_exec(struct message *m, const struct record *r)
 {
 	const struct argguard_event *e = r->event;
 	const char *interpreter;
+	struct container c;
 	char number[16];
 	size_t len;
 
@@ -181,6 +183,12 @@ static void add_exec(struct message *m, const struct record *r)
 	else
 		add(m, "cgroup_error",
 		    record_errno(r->cgroup_err < 0 ? -r->cgroup_err : EIO, number, sizeof(number)));
+	if (container_from_cgroup(r->cgroup, &c)) {
+		add(m, "container_runtime", c.runtime);
+		add(m, "container_id", c.id);
+		if (c.pod_uid[0])
+			add(m, "container_pod_uid", c.pod_uid);
+	}
 }
 
 /* " omitted=\"cgroup\"": the fields left out, if any, in the room kept for it. */

@@ -11,8 +11,9 @@
  * bytes that are not UTF-8 (so every <field>_encoding is there); the same
  * again with its cgroups gone (so <field>_error is there); once more with a
  * cgroup path too long for an audit message (so it names what it left
- * out); and a summary that lost records in every way, with both other
- * sinks in use. A writer's field that none of these brings out is one the
+ * out); a summary that lost records in every way, with both other sinks
+ * in use; and an exec in a Kubernetes pod's container (so container is an
+ * object). A writer's field that none of these brings out is one the
  * check cannot see: a new kind of field comes with a record here.
  */
 #include <errno.h>
@@ -27,7 +28,7 @@
 #include "linux_audit.h"
 #include "sample_event.h"
 
-#define NR_RECORDS 5
+#define NR_RECORDS 6
 /* Longer than what the kernel logs whole of an audit message. */
 #define LONG_PATH (AUDIT_MESSAGE_TEXT_MAX + 1)
 
@@ -89,6 +90,14 @@ static void fill(struct record r[NR_RECORDS], struct argguard_event e[2], char *
 				.event = &e[0],
 				.cgroup = long_path,
 				.rule_cgroup = "/system.slice/ci.service" };
+	r[5] = (struct record){
+		.kind = RECORD_EXEC,
+		.event = &e[0],
+		.cgroup = "/kubepods.slice/kubepods-pod2c9a6b1e_7f3d_4a5b_9c8d_1e2f3a4b5c6d"
+			  ".slice/cri-containerd-4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a"
+			  "4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a.scope",
+		.rule_cgroup = "/kubepods.slice"
+	};
 	r[4] = (struct record){
 		.kind = RECORD_SUMMARY,
 		.losses = { .suppressed = 7,
