@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# Containers: a record names the container its exec ran in, read from the
+# cgroup the runtime made for it, and a user's look-alike cgroups name none.
+
+CONTAINER_ID=4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a
+POD_UID=2c9a6b1e-7f3d-4a5b-9c8d-1e2f3a4b5c6d
+LOOKALIKE_UID=4242 # no such user: a subtree as systemd delegates one
+LOOKALIKE=/user.slice/user-$LOOKALIKE_UID.slice/user@$LOOKALIKE_UID.service
+
+# over_limit_record CMD...: the record of an exec one byte past the global
+# limit, run by CMD ("systemd-run ... --", say).
+over_limit_record() {
+	new_records 1 "$@" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true
+}
+
+# container_of RECORD: its container as "runtime id pod_uid rootless", or "null".
+container_of() {
+	jq -r '.container | if . == null then "null"
+		else "\(.runtime) \(.id) \(.pod_uid) \(.rootless)" end' <<<"$1"
+}
+
+remove_pod_slices() { systemctl stop kubepods.slice 2>/dev/null || true; }
+
+test_records_name_the_container_a_runtime_put_the_exec_in() {
+	local record
+	trap remove_pod_slices EXIT
+	record=$(over_limit_record systemd-run --quiet --scope --unit="docker-$CONTAINER_ID" --)
+	echo "docker: $record"
+	assert_eq "/system.slice/docker-$CONTAINER_ID.scope" "$(jq -r .cgroup <<<"$record")" \
+		"the cgroup systemd made for the scope"
+	assert_eq "docker $CONTAINER_ID null false" "$(container_of "$record")" "a Docker container"
+
+	# As kubelet's systemd driver names a burstable pod's slice and containerd its scope.
+	record=$(over_limit_record systemd-run --quiet --scope \
+		--slice="kubepods-burstable-pod${POD_UID//-/_}" --unit="cri-containerd-$CONTAINER_ID" --)
+	echo "pod: $record"
+	assert_eq "containerd $CONTAINER_ID $POD_UID false" "$(container_of "$record")" \
+		"a containerd container in a Kubernetes pod"
+
+	record=$(over_limit_record systemd-run --quiet --scope --unit=argguard-t-plain --)
+	assert_eq null "$(container_of "$record")" "a plain scope is no container"
+
+	assert_eq 2 "$(journalctl _SYSTEMD_UNIT=argguard.service _UID=0 \
+		ARGGUARD_CONTAINER_ID="$CONTAINER_ID" -o json --since=-5min | wc -l)" \
+		"journald finds the two records by the container's id"
+}
+
+remove_lookalikes() {
+	rmdir "$CG$LOOKALIKE"/*.scope "$CG$LOOKALIKE" "$CG/user.slice/user-$LOOKALIKE_UID.slice" \
+		2>/dev/null || true
+}
+
+test_a_users_own_cgroups_pass_for_no_other_runtime() {
+	local record
+	trap remove_lookalikes EXIT
+	mkdir -p "$CG$LOOKALIKE/docker-$CONTAINER_ID.scope" "$CG$LOOKALIKE/libpod-$CONTAINER_ID.scope"
+	record=$(over_limit_record in_cgroup "$LOOKALIKE/docker-$CONTAINER_ID.scope")
+	echo "look-alike: $record"
+	assert_eq "$LOOKALIKE/docker-$CONTAINER_ID.scope" "$(jq -r .cgroup <<<"$record")" "its cgroup"
+	assert_eq null "$(container_of "$record")" "a docker-ID.scope in a user's subtree"
+	record=$(over_limit_record in_cgroup "$LOOKALIKE/libpod-$CONTAINER_ID.scope")
+	assert_eq "podman $CONTAINER_ID null true" "$(container_of "$record")" \
+		"rootless podman's layout in a user's subtree"
+}
