@@ -52,24 +52,11 @@ install_build_depends() {
 	fi
 }
 
-main() {
-	local depends key dest tmp mirror
-	(($# == 0)) || die "usage: vm/build-chroot.sh"
-	depends=$(build_depends)
-	[[ -n $depends ]] || die "$CONTROL has no Build-Depends"
-	key=$( (content_hash "$0"; printf '%s\n' "$SUITE" "$depends") | sha256sum | cut -c1-16)
-	dest=$ARGGUARD_CACHE/build-chroot/$key
-	mkdir -p "$ARGGUARD_CACHE/build-chroot"
-	exec 9>"$ARGGUARD_CACHE/build-chroot/lock"
-	flock 9
-	if [[ -d $dest/root ]]; then
-		cache_used "$dest"
-		printf '%s\n' "$dest/root"
-		return
-	fi
+# make_chroot DEST: build the chroot in DEST/root, whole or not at all.
+make_chroot() {
+	local dest=$1 depends=$2 mirror tmp=$1.tmp.$$
 	mirror=$(suite_mirror)
 	[[ -n $mirror ]] || die "no apt source for $SUITE main in this machine's apt configuration"
-	tmp=$dest.tmp.$$
 	rm -rf "$tmp"
 	mkdir -p "$tmp"
 	step "debootstrap --variant=buildd $SUITE" debootstrap --variant=buildd "$SUITE" \
@@ -79,6 +66,20 @@ main() {
 	step "add the unprivileged user $BUILDER" chroot "$tmp/root" useradd -m "$BUILDER"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"
+}
+
+main() {
+	local depends key dest
+	(($# == 0)) || die "usage: vm/build-chroot.sh"
+	depends=$(build_depends)
+	[[ -n $depends ]] || die "$CONTROL has no Build-Depends"
+	key=$( (content_hash "$0"; printf '%s\n' "$SUITE" "$depends") | sha256sum | cut -c1-16)
+	dest=$ARGGUARD_CACHE/build-chroot/$key
+	mkdir -p "${dest%/*}"
+	exec 9>"${dest%/*}/lock"
+	flock 9 # a build that waited here finds the chroot made
+	[[ -d $dest/root ]] || make_chroot "$dest" "$depends"
+	cache_used "$dest"
 	printf '%s\n' "$dest/root"
 }
 
