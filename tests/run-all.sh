@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Run every test: build the guest kernels (6.1 patched and stock, 6.12
 # patched; all cached) and the guests with Debian's own 6.1 and 6.12 kernels
-# (cached), build argguard against the patched 6.1 kernel's BTF (the same
-# build runs on every kernel: CO-RE), then run the host unit tests, the guest
-# suites and 6.12's KUnit suite under ctest. Ends with the guest suites' TAP reports and one
+# (cached), build argguard (against bpf/vmlinux/, Debian 12's kernel types:
+# the same build runs on every kernel, CO-RE) and its packages (in a clean
+# chroot, cached), then run the host unit tests, the guest suites and 6.12's
+# KUnit suite under ctest. Ends with the guest suites' TAP reports and one
 # "N passed, N failed, N skipped" line over them (in CI a skip counts as a
 # failure: tests/tap-summary.sh).
 set -euo pipefail

@@ -28,8 +28,7 @@ run_cppcheck() {
 }
 
 # Keep in FILES only what BUILD compiles: clang-tidy needs a file's real
-# compile command. A build without ARGGUARD_KERNEL_DIR leaves out the
-# program lifecycle (programs.c and its kin, on the skeleton), and the guest
+# compile command. A build without ARGGUARD_KERNEL_DIR leaves out the guest
 # helpers; they are named.
 keep_built() {
 	local build=$1 f kept=() left=()

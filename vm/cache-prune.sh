@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Remove the cache entries no run has used for DAYS days (default 3): kernels,
-# root trees and Debian kernels built from inputs that have since changed, and
-# anything else left at the top of the cache, such as a source tree from an
-# older layout. vm/kernel.sh, vm/rootfs.sh and vm/debian-kernel.sh mark what
-# they hand out as used, cached or not; run this after them.
+# root trees, Debian kernels and build chroots built from inputs that have
+# since changed, and anything else left at the top of the cache, such as a
+# source tree from an older layout. vm/kernel.sh, vm/rootfs.sh,
+# vm/debian-kernel.sh and vm/build-chroot.sh mark what they hand out as
+# used, cached or not; run this after them.
 #
 # usage: vm/cache-prune.sh [DAYS]
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 # Directories of entries, each entry one build's output.
-KINDS=(kernel rootfs debian-kernel)
+KINDS=(kernel rootfs debian-kernel build-chroot)
 
 main() {
 	local days=${1:-3} entry kind

@@ -18,8 +18,10 @@ PACKAGES=(
 	systemd
 	# man pages: doc/*.scd to roff
 	scdoc
-	# the Debian package the guests install, and its check
-	debhelper fakeroot lintian
+	# the Debian package the guests install (built in a debootstrap chroot), its
+	# checks, and diffoscope, which says where two builds that should be the
+	# same differ
+	debhelper fakeroot lintian diffoscope-minimal
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis, and
 	# groff, which lints the man pages
 	clang-format jq libclang-rt-dev cppcheck clang-tidy groff-base

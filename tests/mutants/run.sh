@@ -12,11 +12,12 @@
 # "catch-ctest:" line instead: host ctest tests, run in the configured copy
 # without a guest. Prints one line per mutant and exits nonzero if any was
 # missed. A guest boot per mutant, so this is slow and not part of
-# tests/run-all.sh; --host runs only the catch-ctest ones, with no guest,
-# as ctest's mutants_host does in CI (a "build: TARGET" line names what to
-# build for the test, where that is not a target of the test's own name).
+# tests/run-all.sh; --host runs only the catch-ctest ones, with no guest
+# and no kernel (the BPF object needs none), as ctest's mutants_host does
+# in CI (a "build: TARGET" line names what to build for the test, where
+# that is not a target of the test's own name).
 #
-# usage: tests/mutants/run.sh [--host KERNEL_DIR | NAME...]   (default: every patch)
+# usage: tests/mutants/run.sh [--host | NAME...]   (default: every patch)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -97,7 +98,6 @@ run_mutant() {
 main() {
 	local kernel='' name patch result missed=0
 	if [[ ${1:-} == --host ]]; then
-		kernel=${2:?--host needs the kernel dir the build was configured with}
 		mapfile -t names < <(grep -l '^catch-ctest: ' "$ROOT"/tests/mutants/*.patch)
 		set -- "${names[@]}"
 	else
