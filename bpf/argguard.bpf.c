@@ -175,7 +175,6 @@ __u64 exec_arg_max_address;
 
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
-	int orig_argc;
 	unsigned long argv_bytes;
 	unsigned long envp_bytes;
 } __attribute__((preserve_access_index));
@@ -194,7 +193,14 @@ static void read_sizes(struct linux_binprm *bprm, struct exec_sizes *sz)
 	if (bpf_core_field_exists(patched->argv_bytes)) {
 		sz->argv_bytes = patched->argv_bytes;
 		sz->envp_bytes = patched->envp_bytes;
-		sz->orig_argc = patched->orig_argc;
+		/*
+		 * The kernel keeps no orig_argc: every argument string has
+		 * at least its NUL, so the caller passed an empty argv if and
+		 * only if it copied no argv bytes (argc is then the 1 of the
+		 * "" placeholder). Otherwise, on the first pass, the only one
+		 * judged, argc is the caller's own.
+		 */
+		sz->orig_argc = sz->argv_bytes ? sz->argc : 0;
 		sz->total_bytes = sz->argv_bytes + sz->envp_bytes;
 		sz->flags = ARGGUARD_EV_EXACT_SIZES;
 		return;

@@ -254,13 +254,13 @@ struct argguard_cgroup_id_key {
  * What of kernel-patches/ the kernel carries, as the loader found it and
  * recorded it in the programs' .rodata (argguard_build_features).
  */
-#define ARGGUARD_FEATURE_EXACT_SIZES (1U << 0) /* linux_binprm.orig_argc and the sizes */
+#define ARGGUARD_FEATURE_EXACT_SIZES (1U << 0) /* linux_binprm.argv_bytes and envp_bytes */
 #define ARGGUARD_FEATURE_KERNEL_HEAD (1U << 1) /* bpf_bprm_read_argv() */
 #define ARGGUARD_FEATURE_COMPAT (1U << 2) /* 32-bit execs: __ia32_compat_sys_execve() */
 #define ARGGUARD_FEATURE_EXEC_ARGS_FAILED (1U << 3) /* tracepoint sched_process_exec_args_failed */
 
 /* Event flags. */
-#define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split and orig_argc known */
+#define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split known, orig_argc derived */
 #define ARGGUARD_EV_SECUREEXEC (1U << 1) /* setuid, setgid or file-capability gain */
 #define ARGGUARD_EV_HEAD_TRUNCATED (1U << 2) /* the command line goes on past head */
 #define ARGGUARD_EV_HEAD_UNREADABLE (1U << 3) /* the caller's argv could not be read */

@@ -43,7 +43,7 @@ int kernel_features_probe(struct kernel_features *f)
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (int i = 0; t && i < btf_vlen(t); i++) {
 		m = btf_members(t) + i;
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "orig_argc"))
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "argv_bytes"))
 			f->exact_sizes = true;
 	}
 	f->kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
