@@ -28,6 +28,7 @@
 #include "policy_diff.h"
 #include "policy_maps.h"
 #include "pin_dir.h"
+#include "size_commands.h"
 
 static int unknown_command(const char *cmd)
 {
@@ -361,10 +362,8 @@ static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ "run", run_command },
-	{ "policy", policy_command },
-	{ "status", status },
-	{ "unload", unload_command },
+	{ "run", run_command },	      { "policy", policy_command },   { "status", status },
+	{ "report", report_command }, { "suggest", suggest_command }, { "unload", unload_command },
 };
 
 int main(int argc, char **argv)
