@@ -17,6 +17,7 @@
 
 #include "argguard.h"
 #include "policy_diff.h"
+#include "sizes.h"
 
 /* The file in the textfile directory; node_exporter reads only *.prom. */
 #define METRICS_TEXTFILE "argguard.prom"
@@ -56,6 +57,7 @@ struct argguard_metrics {
 	struct apply_status last_apply;
 	struct policy_file_check
 		policy_file; /* the file beside the live policy; unchecked: left out */
+	const struct size_data *sizes; /* the size distributions; NULL: left out */
 };
 
 enum metrics_format {

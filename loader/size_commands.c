@@ -29,18 +29,10 @@ static int read_live(struct policy *live, struct size_data *d)
 		log_error("%s", err);
 		return 1;
 	}
-	ret = policy_maps_read(&maps, live);
-	if (ret) {
-		log_error("failed to read the live policy: %s", strerror(-ret));
-		goto out;
-	}
-	ret = sizes_maps_read(maps.fd[PIN_SIZES], maps.fd[PIN_LARGEST], live, DEFAULT_CGROUP_ROOT,
-			      d);
-	if (ret) {
-		log_error("failed to read the size distributions: %s", strerror(-ret));
-		policy_free(live);
-	}
-out:
+	ret = sizes_maps_read_live(&maps, DEFAULT_CGROUP_ROOT, live, d);
+	if (ret)
+		log_error("failed to read the live policy and the size distributions: %s",
+			  strerror(-ret));
 	policy_maps_close(&maps);
 	return ret ? 1 : 0;
 }

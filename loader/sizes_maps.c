@@ -53,3 +53,18 @@ out:
 	free(top);
 	return err;
 }
+
+int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root,
+			 struct policy *live, struct size_data *d)
+{
+	int err = policy_maps_read(maps, live);
+
+	if (err)
+		return err;
+	err = sizes_maps_read(maps->fd[PIN_SIZES], maps->fd[PIN_LARGEST], live, cgroup_root, d);
+	if (err) {
+		size_data_free(d);
+		policy_free(live);
+	}
+	return err;
+}

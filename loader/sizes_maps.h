@@ -15,4 +15,12 @@
 int sizes_maps_read(int sizes_fd, int largest_fd, const struct policy *live,
 		    const char *cgroup_root, struct size_data *d);
 
+/*
+ * The live policy from maps into live, then the distributions into d as
+ * sizes_maps_read() reads them. Returns 0, or a negative errno with live
+ * empty.
+ */
+int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root,
+			 struct policy *live, struct size_data *d);
+
 #endif /* ARGGUARD_SIZES_MAPS_H */

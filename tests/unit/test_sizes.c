@@ -12,6 +12,7 @@
 
 #include "check.h"
 #include "size_bucket.h"
+#include "size_metrics.h"
 #include "size_report.h"
 #include "size_slots.h"
 #include "sizes.h"
@@ -269,6 +270,42 @@ static void test_report(void)
 	policy_free(&live);
 }
 
+static void test_prometheus(void)
+{
+	static const __u64 seen[] = { 300, 5000 };
+	struct policy live;
+	struct argguard_rule r = policy_rule_default();
+	struct size_data d;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	policy_init(&live);
+	policy_add_cgroup(&live, "/odd\"unit", &r);
+	memset(&d, 0, sizeof(d));
+	size_slots_assign(&live, NULL, true);
+	size_slots_scopes(&live, d.scopes);
+	fill(&d.hist[3], seen, 2, 4);
+	out = open_memstream(&text, &len);
+	size_metrics_print(out, &d);
+	fclose(out);
+	CHECK(strstr(text, "# TYPE argguard_exec_total_bytes histogram\n") != NULL,
+	      "a histogram family per metric");
+	CHECK(strstr(text,
+		     "argguard_exec_total_bytes_bucket{scope=\"cgroup\",rule=\"/odd\\\"unit\","
+		     "le=\"511\"} 4\n") != NULL,
+	      "buckets by their top, the label escaped");
+	CHECK(strstr(text, "le=\"4095\"} 4\n") && strstr(text, "le=\"8191\"} 8\n"),
+	      "the buckets are cumulative");
+	CHECK(strstr(text, "le=\"+Inf\"} 8\n") != NULL, "+Inf counts every exec");
+	CHECK(strstr(text, "argguard_exec_total_bytes_sum{scope=\"cgroup\",rule=\"/odd\\\"unit\"} "
+			   "21200\n") != NULL,
+	      "the sum");
+	CHECK(!strstr(text, "argguard_exec_argc"), "a metric that counted nothing is left out");
+	free(text);
+	policy_free(&live);
+}
+
 int main(void)
 {
 	test_buckets();
@@ -277,5 +314,6 @@ int main(void)
 	test_slots();
 	test_suggest();
 	test_report();
+	test_prometheus();
 	return check_done();
 }
