@@ -209,7 +209,11 @@ static json_object *metrics_object(const struct argguard_metrics *m)
 
 static int print_json(FILE *out, const struct argguard_metrics *m)
 {
-	json_object *obj = metrics_object(m);
+	return json_print_object(out, metrics_object(m));
+}
+
+int json_print_object(FILE *out, struct json_object *obj)
+{
 	const char *text;
 
 	if (!obj)

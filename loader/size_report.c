@@ -7,6 +7,7 @@
 
 #include <json-c/json.h>
 
+#include "metrics.h"
 #include "size_bucket.h"
 
 #define BAR_WIDTH 40
@@ -251,7 +252,6 @@ static int print_json(FILE *out, const struct size_data *d, const struct policy 
 {
 	json_object *obj = json_object_new_object(), *scopes = json_object_new_array(),
 		    *largest = json_object_new_array();
-	const char *text;
 
 	if (!obj || !scopes || !largest) {
 		json_object_put(obj);
@@ -267,12 +267,7 @@ static int print_json(FILE *out, const struct size_data *d, const struct policy 
 			json_object_array_add(scopes, scope_object(d, s, policy));
 	for (size_t i = 0; i < d->n_largest; i++)
 		json_object_array_add(largest, largest_object(d, &d->largest[i]));
-	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		fprintf(out, "%s\n", text);
-	json_object_put(obj);
-	return text ? 0 : -ENOMEM;
+	return json_print_object(out, obj);
 }
 
 int size_report_print(FILE *out, const struct size_data *d, const struct policy *policy,
