@@ -287,7 +287,7 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	if (p->n_cgroups)
 		memcpy(out->cgroups, p->cgroups, p->n_cgroups * sizeof(*p->cgroups));
 	have_live = !policy_maps_read(m, &live);
-	fresh = size_slots_assign(out, have_live ? &live : NULL, true);
+	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
 	if (have_live)
 		policy_free(&live);
 	return clear_sizes(m->fd[PIN_SIZES], fresh);
@@ -375,6 +375,7 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	if (bpf_map_lookup_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global) ||
 	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
 		return -errno;
+	p->learn_sizes = p->global.size_slot != ARGGUARD_SIZE_SLOT_NONE;
 	err = read_hash_set(m->fd[PIN_UID_RULES], offsetof(struct argguard_uid_key, set), set,
 			    add_uid, p);
 	if (!err)

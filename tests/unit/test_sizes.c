@@ -306,6 +306,35 @@ static void test_prometheus(void)
 	policy_free(&live);
 }
 
+static void test_learn_sizes_key(void)
+{
+	static const char off[] = "[global]\nmode = enforce\nlearn_sizes = no\n";
+	static const char bad[] = "[global]\nmode = enforce\nlearn_sizes = maybe\n";
+	char err[256] = "", *text = NULL;
+	struct policy p;
+	size_t len = 0;
+	FILE *in, *out;
+
+	in = fmemopen((void *)off, sizeof(off) - 1, "r");
+	CHECK(!policy_parse(in, "t.conf", &p, err, sizeof(err)) && !p.learn_sizes,
+	      "learn_sizes = no turns learning off: %s", err);
+	fclose(in);
+	out = open_memstream(&text, &len);
+	policy_print(out, &p);
+	fclose(out);
+	CHECK(strstr(text, "\nlearn_sizes = no\n") != NULL, "and is printed back");
+	free(text);
+	size_slots_assign(&p, NULL, p.learn_sizes);
+	CHECK(p.global.size_slot == ARGGUARD_SIZE_SLOT_NONE, "so no rule counts");
+	policy_free(&p);
+	CHECK(p.learn_sizes, "learning is the default");
+	in = fmemopen((void *)bad, sizeof(bad) - 1, "r");
+	CHECK(policy_parse(in, "t.conf", &p, err, sizeof(err)) &&
+		      !strcmp(err, "t.conf:3: learn_sizes = maybe: expected yes or no"),
+	      "a bad value names its line: %s", err);
+	fclose(in);
+}
+
 int main(void)
 {
 	test_buckets();
@@ -315,5 +344,6 @@ int main(void)
 	test_suggest();
 	test_report();
 	test_prometheus();
+	test_learn_sizes_key();
 	return check_done();
 }
