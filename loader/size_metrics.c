@@ -64,7 +64,7 @@ void size_metrics_print(FILE *out, const struct size_data *d)
 
 		snprintf(name, sizeof(name), "argguard_exec_%s", size_metric_name(m));
 		for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
-			if (!size_hist_execs(&d->hist[s], m))
+			if (!size_hist_execs(&d->hist[s], m) || !size_scope_shown(&d->scopes[s]))
 				continue;
 			if (!any)
 				fprintf(out,

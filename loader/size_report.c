@@ -104,7 +104,7 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 		const struct argguard_rule *r = size_slots_rule(policy, &d->scopes[s]);
 		uint64_t n = size_hist_execs(h, ARGGUARD_SIZE_TOTAL_BYTES);
 
-		if (!n)
+		if (!n || !size_scope_shown(&d->scopes[s]))
 			continue;
 		any = true;
 		size_scope_name(&d->scopes[s], name, sizeof(name));
@@ -263,7 +263,8 @@ static int print_json(FILE *out, const struct size_data *d, const struct policy 
 	json_object_object_add(obj, "scopes", scopes);
 	json_object_object_add(obj, "largest", largest);
 	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++)
-		if (size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES))
+		if (size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES) &&
+		    size_scope_shown(&d->scopes[s]))
 			json_object_array_add(scopes, scope_object(d, s, policy));
 	for (size_t i = 0; i < d->n_largest; i++)
 		json_object_array_add(largest, largest_object(d, &d->largest[i]));

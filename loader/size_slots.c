@@ -36,19 +36,50 @@ static void keep(struct argguard_rule *r, uint32_t live_slot, uint64_t *used)
 	}
 }
 
-static void take(struct argguard_rule *r, uint64_t *used, uint64_t *fresh)
+/* The lowest slot in neither mask, or 0. */
+static uint32_t free_slot(uint64_t a, uint64_t b)
 {
+	for (uint32_t s = ARGGUARD_SIZE_SLOT_FIRST_RULE; s < ARGGUARD_SIZE_SLOT_OTHER; s++)
+		if (!((a | b) & (1ULL << s)))
+			return s;
+	return 0;
+}
+
+/*
+ * A slot for rule r if it kept none: one that the live policy does not use
+ * either, so that no exec judged under it counts there while the new policy
+ * is written; else one only the live policy uses.
+ */
+static void take(struct argguard_rule *r, uint64_t live_used, uint64_t *used, uint64_t *fresh)
+{
+	uint32_t s;
+
 	if (r->size_slot != ARGGUARD_SIZE_SLOT_NONE)
 		return;
-	for (uint32_t s = ARGGUARD_SIZE_SLOT_FIRST_RULE; s < ARGGUARD_SIZE_SLOT_OTHER; s++) {
-		if (!(*used & (1ULL << s))) {
-			*used |= 1ULL << s;
-			*fresh |= 1ULL << s;
-			r->size_slot = s;
-			return;
-		}
+	s = free_slot(*used, live_used);
+	if (!s)
+		s = free_slot(*used, 0);
+	if (!s) {
+		r->size_slot = ARGGUARD_SIZE_SLOT_OTHER;
+		return;
 	}
-	r->size_slot = ARGGUARD_SIZE_SLOT_OTHER;
+	*used |= 1ULL << s;
+	*fresh |= 1ULL << s;
+	r->size_slot = s;
+}
+
+/* The slots of live's uid and cgroup rules. */
+static uint64_t live_slots(const struct policy *live)
+{
+	uint64_t mask = 0;
+
+	for (size_t i = 0; live && i < live->n_uids; i++)
+		if (own_slot(live->uids[i].rule.size_slot))
+			mask |= 1ULL << live->uids[i].rule.size_slot;
+	for (size_t i = 0; live && i < live->n_cgroups; i++)
+		if (own_slot(live->cgroups[i].rule.size_slot))
+			mask |= 1ULL << live->cgroups[i].rule.size_slot;
+	return mask;
 }
 
 _Static_assert(ARGGUARD_SIZE_SLOTS <= 64, "a slot is a bit of a uint64_t");
@@ -68,9 +99,9 @@ uint64_t size_slots_assign(struct policy *next, const struct policy *live, bool 
 	if (!learn)
 		return 0;
 	for (size_t i = 0; i < next->n_uids; i++)
-		take(&next->uids[i].rule, &used, &fresh);
+		take(&next->uids[i].rule, live_slots(live), &used, &fresh);
 	for (size_t i = 0; i < next->n_cgroups; i++)
-		take(&next->cgroups[i].rule, &used, &fresh);
+		take(&next->cgroups[i].rule, live_slots(live), &used, &fresh);
 	return fresh;
 }
 
@@ -130,6 +161,8 @@ void size_scope_name(const struct size_scope *s, char *buf, size_t len)
 {
 	if (s->other)
 		snprintf(buf, len, "other rules");
+	else if (!s->ruled)
+		snprintf(buf, len, "a rule since removed");
 	else if (s->scope == ARGGUARD_SCOPE_UID)
 		snprintf(buf, len, "uid %u", s->uid);
 	else if (s->scope == ARGGUARD_SCOPE_CGROUP)

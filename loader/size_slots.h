@@ -17,7 +17,8 @@
  * fixed ones; a uid or cgroup rule that live (the policy in force, its
  * slots as the maps hold them; NULL for none) has for the same uid or path
  * keeps its slot, so its distribution goes on; the others take the lowest
- * slots that no rule of next keeps, and past the last free one share
+ * slots that no rule of next keeps (first those that no rule of live has
+ * either), and past the last free one share
  * ARGGUARD_SIZE_SLOT_OTHER. With learn false, every slot is
  * ARGGUARD_SIZE_SLOT_NONE: nothing is counted. Returns the slots taken
  * afresh, bit n for slot n: their counts were another scope's, and are to
@@ -34,6 +35,15 @@ struct size_scope {
 	const char *path; /* cgroup rules: p's string */
 };
 
+/*
+ * Whether report and the metrics show a slot: a removed rule's counts,
+ * until another rule takes its slot, belong to no scope.
+ */
+static inline bool size_scope_shown(const struct size_scope *s)
+{
+	return s->ruled || s->other;
+}
+
 /* Fill scopes[ARGGUARD_SIZE_SLOTS] from p's rules. */
 void size_slots_scopes(const struct policy *p, struct size_scope *scopes);
 
@@ -43,7 +53,11 @@ void size_slots_scopes(const struct policy *p, struct size_scope *scopes);
  */
 const struct argguard_rule *size_slots_rule(const struct policy *p, const struct size_scope *s);
 
-/* "global", "setuid", "uid 1000", "cgroup /system.slice/x.service" or "other rules", into buf. */
+/*
+ * "global", "setuid", "uid 1000", "cgroup /system.slice/x.service", "other
+ * rules" or "a rule since removed" (its counts stay until a new rule takes
+ * the slot), into buf.
+ */
 void size_scope_name(const struct size_scope *s, char *buf, size_t len);
 
 #endif /* ARGGUARD_SIZE_SLOTS_H */

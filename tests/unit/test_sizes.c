@@ -161,20 +161,23 @@ static void test_slots(void)
 	policy_add_uid(&next, 3000, &r);
 	fresh = size_slots_assign(&next, &live, true);
 	CHECK(next.cgroups[0].rule.size_slot == 4, "a rule kept keeps its slot");
-	CHECK(next.uids[0].rule.size_slot == 3 && next.uids[1].rule.size_slot == 5,
-	      "new rules take the free slots, the dropped rule's too: %u, %u",
+	CHECK(next.uids[0].rule.size_slot == 5 && next.uids[1].rule.size_slot == 6,
+	      "new rules take slots that the live policy does not count in either: %u, %u",
 	      next.uids[0].rule.size_slot, next.uids[1].rule.size_slot);
-	CHECK(fresh == ((1ULL << 3) | (1ULL << 5)), "only the slots taken afresh are cleared");
+	CHECK(fresh == ((1ULL << 5) | (1ULL << 6)), "only the slots taken afresh are cleared");
 
 	size_slots_scopes(&next, scopes);
 	size_scope_name(&scopes[4], name, sizeof(name));
 	CHECK(!strcmp(name, "cgroup /system.slice/build.service"), "slot 4 is the cgroup's: %s",
 	      name);
-	size_scope_name(&scopes[5], name, sizeof(name));
-	CHECK(!strcmp(name, "uid 3000"), "slot 5 is uid 3000's: %s", name);
+	size_scope_name(&scopes[6], name, sizeof(name));
+	CHECK(!strcmp(name, "uid 3000"), "slot 6 is uid 3000's: %s", name);
+	size_scope_name(&scopes[3], name, sizeof(name));
+	CHECK(!strcmp(name, "a rule since removed") && !size_scope_shown(&scopes[3]),
+	      "slot 3, the dropped rule's, is no scope's: %s", name);
 	CHECK(size_slots_rule(&live, &scopes[4]) == &live.cgroups[0].rule,
 	      "another policy's rule for the same scope is found");
-	CHECK(!size_slots_rule(&live, &scopes[5]), "a scope the policy has no rule for has none");
+	CHECK(!size_slots_rule(&live, &scopes[6]), "a scope the policy has no rule for has none");
 
 	CHECK(size_slots_assign(&next, &live, false) == 0 && !next.global.size_slot &&
 		      !next.uids[0].rule.size_slot && !next.cgroups[0].rule.size_slot,
@@ -184,9 +187,13 @@ static void test_slots(void)
 	policy_init(&next);
 	for (uint32_t uid = 0; uid < 100; uid++)
 		policy_add_uid(&next, uid, &r);
-	size_slots_assign(&next, NULL, true);
-	CHECK(next.uids[ARGGUARD_SIZE_SLOT_OTHER - ARGGUARD_SIZE_SLOT_FIRST_RULE - 1]
-				      .rule.size_slot == ARGGUARD_SIZE_SLOT_OTHER - 1 &&
+	fresh = size_slots_assign(&next, &live, true);
+	CHECK(next.uids[0].rule.size_slot == 5 && next.uids[57].rule.size_slot == 62 &&
+		      next.uids[58].rule.size_slot == 3 && next.uids[59].rule.size_slot == 4,
+	      "once the slots the live policy leaves are taken, the live ones are too: %u, %u",
+	      next.uids[58].rule.size_slot, next.uids[59].rule.size_slot);
+	CHECK(fresh & (1ULL << 3), "and cleared");
+	CHECK(next.uids[60].rule.size_slot == ARGGUARD_SIZE_SLOT_OTHER &&
 		      next.uids[99].rule.size_slot == ARGGUARD_SIZE_SLOT_OTHER,
 	      "the rules past the slots share the last");
 	policy_free(&next);
