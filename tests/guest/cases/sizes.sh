@@ -15,10 +15,13 @@ test_report_and_suggest_learn_each_rules_sizes() {
 	apply_policy "[global]" "mode = audit"
 	apply_policy "[global]" "mode = audit" "[user tester]" "max_total_bytes = 1M" \
 		"[cgroup /argguard-t-sizes]" "max_total_bytes = 512K"
+	# env -i: the tester's exec of execsize carries no environment of ours.
 	for _ in 1 2 3 4 5; do
-		"${AS_TESTER[@]}" "$x" 100000 2000 /bin/true 10 || fail "expected a 102000-byte exec to run"
+		env -i "${AS_TESTER[@]}" "$x" 100000 2000 /bin/true 10 ||
+			fail "expected a 102000-byte exec to run"
 	done
-	"${AS_TESTER[@]}" "$x" 300000 5000 /bin/true 100 || fail "expected a 305000-byte exec to run"
+	env -i "${AS_TESTER[@]}" "$x" 300000 5000 /bin/true 100 ||
+		fail "expected a 305000-byte exec to run"
 	in_cgroup /argguard-t-sizes "$x" 50000 0 /bin/true || fail "expected a 50000-byte exec to run"
 
 	uid=$(report_scope "uid 1000")
@@ -36,9 +39,12 @@ test_report_and_suggest_learn_each_rules_sizes() {
 	cg=$(report_scope "cgroup /argguard-t-sizes")
 	echo "cgroup: $cg"
 	assert_eq 50000 "$(jq .metrics.total_bytes.max <<<"$cg")" "the cgroup's largest total"
-	assert_eq 305000 "$(argguard report --format json |
-		jq '[.largest[] | select(.uid == 1000 and .comm == "execsize")][0].total_bytes')" \
-		"the tester's largest exec among the largest"
+	# Among the largest execs, unless eight larger ones came before it.
+	assert_eq true "$(argguard report --format json | jq '.largest as $l |
+		any($l[]; .uid == 1000 and .comm == "execsize" and .total_bytes == 305000 and
+			.argv_bytes == 300000 and .argc == 100) or
+		([$l[] | select(.total_bytes >= 305000)] | length) >= 8')" \
+		"the tester's largest exec is among the largest, with its sizes"
 
 	# A proposed file: 200K for the tester would have denied the one exec over it.
 	proposed=$WORK/proposed.conf
@@ -61,12 +67,12 @@ test_report_and_suggest_learn_each_rules_sizes() {
 	argguard policy check "$suggestion" || fail "expected policy check to accept the suggestion"
 	assert_eq 381952 "$(suggested "[uid 1000]" max_total_bytes "$suggestion")" \
 		"the tester's suggested max_total_bytes: 305000 + 25%, up to a whole K"
-	assert_eq 65536 "$(suggested "[cgroup /argguard-t-sizes]" max_total_bytes "$suggestion")" \
+	assert_eq 63488 "$(suggested "[cgroup /argguard-t-sizes]" max_total_bytes "$suggestion")" \
 		"the cgroup's suggested max_total_bytes: 50000 + 25%, up to a whole K"
 	assert_eq enforce "$(suggested "[global]" mode "$suggestion")" "the suggestion's mode"
 	argguard policy apply "$suggestion" || fail "expected the suggestion to apply"
 	expect allowed "the tester's largest exec, under the suggestion" \
-		"${AS_TESTER[@]}" "$x" 300000 5000 /bin/true 100
+		env -i "${AS_TESTER[@]}" "$x" 300000 5000 /bin/true 100
 	expect E2BIG "a planted outlier, 400000 bytes from the tester" \
-		"${AS_TESTER[@]}" "$x" 400000 0 /bin/true
+		env -i "${AS_TESTER[@]}" "$x" 400000 0 /bin/true
 }
