@@ -249,6 +249,8 @@ static void drop(__u32 reason)
 	bump(&argguard_drops, reason);
 }
 
+#include "learn.h" /* learn(): the size distributions */
+
 struct ancestor_walk {
 	__u64 cgroup_id; /* the nearest ancestor with a rule, or 0 */
 	int level; /* the caller's own cgroup level */
@@ -826,6 +828,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	}
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
+	learn(rule, &sz);
 
 	if ((sz.flags & ARGGUARD_EV_EXACT_SIZES) && sz.orig_argc == 0) {
 		empty.scope = ARGGUARD_SCOPE_EMPTY_ARGV;
@@ -870,6 +873,7 @@ static __always_inline int check_secureexec(struct linux_binprm *bprm, enum head
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
+	learn(rule, &sz);
 	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC, head);
 }
 

@@ -161,6 +161,13 @@ struct argguard_rule {
 	__u64 audit_max_total_bytes;
 	__u32 audit_max_argc;
 	__u32 audit_max_envc;
+	/*
+	 * Where execs judged by this rule are counted in the "sizes" map: a
+	 * slot the loader gives each rule as it writes it (ARGGUARD_SIZE_SLOT_*,
+	 * then one per uid or cgroup rule). 0: not counted.
+	 */
+	__u32 size_slot;
+	__u32 reserved;
 };
 
 /*
@@ -307,6 +314,63 @@ struct argguard_event {
 	 * the caller's memory; the last argument may be cut short, its NUL too.
 	 * Twice the size the verifier needs to see every bounded copy fit. */
 	char head[2 * ARGGUARD_HEAD_MAX];
+};
+
+/*
+ * The size distributions of the execs each rule judged (the "sizes" map):
+ * for each metric, a log2 histogram (bpf/sizes.h), the largest value and
+ * the sum, per CPU. Slot 0 is never counted; global and setuid have fixed
+ * slots; each uid and cgroup rule takes one of the rest while it has a
+ * rule, and the rules past them share the last.
+ */
+#define ARGGUARD_SIZE_METRICS(X)                    \
+	X(ARGGUARD_SIZE_ARGV_BYTES, "argv_bytes")   \
+	X(ARGGUARD_SIZE_ENVP_BYTES, "envp_bytes")   \
+	X(ARGGUARD_SIZE_TOTAL_BYTES, "total_bytes") \
+	X(ARGGUARD_SIZE_ARGC, "argc")               \
+	X(ARGGUARD_SIZE_ENVC, "envc")
+
+enum argguard_size_metric { ARGGUARD_SIZE_METRICS(ARGGUARD_ENUMERATOR) ARGGUARD_NR_SIZE_METRICS };
+
+#define ARGGUARD_SIZE_BUCKETS 32
+#define ARGGUARD_SIZE_SLOTS 64
+#define ARGGUARD_SIZE_SLOT_NONE 0 /* not counted */
+#define ARGGUARD_SIZE_SLOT_GLOBAL 1
+#define ARGGUARD_SIZE_SLOT_SETUID 2
+#define ARGGUARD_SIZE_SLOT_FIRST_RULE 3 /* the first of the uid and cgroup rules' */
+#define ARGGUARD_SIZE_SLOT_OTHER (ARGGUARD_SIZE_SLOTS - 1) /* the rules past the slots */
+
+_Static_assert(ARGGUARD_NR_SIZE_METRICS == 5,
+	       "the metrics are the limits a rule sets, in POLICY_LIMITS order");
+
+struct argguard_sizes {
+	__u64 max[ARGGUARD_NR_SIZE_METRICS];
+	__u64 sum[ARGGUARD_NR_SIZE_METRICS];
+	__u64 count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+};
+
+/*
+ * The "largest" map, one entry per CPU: the ARGGUARD_LARGEST execs with
+ * the most string bytes that this CPU saw, in no order, a column per
+ * field. least is the smallest total_bytes among them: an exec must pass
+ * it to get in, in place of entry least_at.
+ */
+#define ARGGUARD_LARGEST 8
+
+struct argguard_largest {
+	__u64 least;
+	__u32 least_at;
+	__u32 pad;
+	__u64 total_bytes[ARGGUARD_LARGEST];
+	__u64 argv_bytes[ARGGUARD_LARGEST];
+	__u64 envp_bytes[ARGGUARD_LARGEST];
+	__u64 cgroup_id[ARGGUARD_LARGEST];
+	__u32 argc[ARGGUARD_LARGEST];
+	__u32 envc[ARGGUARD_LARGEST];
+	__u32 uid[ARGGUARD_LARGEST];
+	__u32 slot[ARGGUARD_LARGEST];
+	__u32 flags[ARGGUARD_LARGEST]; /* ARGGUARD_EV_EXACT_SIZES: argv and envp are known */
+	char comm[ARGGUARD_LARGEST * ARGGUARD_COMM_LEN];
 };
 
 #endif /* ARGGUARD_H */

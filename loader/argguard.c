@@ -28,6 +28,8 @@
 #include "policy_diff.h"
 #include "policy_maps.h"
 #include "pin_dir.h"
+#include "size_commands.h"
+#include "sizes_maps.h"
 
 static int unknown_command(const char *cmd)
 {
@@ -75,7 +77,9 @@ static int status(int argc, char **argv)
 		{},
 	};
 	struct argguard_metrics m = { 0 };
+	struct size_data *sizes = NULL;
 	struct policy_maps maps;
+	struct policy live;
 	const char *policy_path = DEFAULT_POLICY_FILE;
 	char err[512];
 	int format = METRICS_TEXT, c, ret;
@@ -108,13 +112,22 @@ static int status(int argc, char **argv)
 				&m);
 	if (!ret)
 		check_policy_file(&maps, policy_path, &m);
+	if (!ret && format == METRICS_PROMETHEUS && (sizes = malloc(sizeof(*sizes))) &&
+	    !sizes_maps_read_live(&maps, DEFAULT_CGROUP_ROOT, &live, sizes))
+		m.sizes = sizes; /* as the textfile has them */
 	policy_maps_close(&maps);
 	if (ret) {
 		log_error("failed to read the live settings: %s", strerror(-ret));
+		free(sizes);
 		return 1;
 	}
 	apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 	ret = metrics_print(stdout, format, &m);
+	if (m.sizes) {
+		size_data_free(sizes);
+		policy_free(&live);
+	}
+	free(sizes);
 	if (ret) {
 		log_error("failed to format the status: %s", strerror(-ret));
 		return 1;
@@ -361,10 +374,8 @@ static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ "run", run_command },
-	{ "policy", policy_command },
-	{ "status", status },
-	{ "unload", unload_command },
+	{ "run", run_command },	      { "policy", policy_command },   { "status", status },
+	{ "report", report_command }, { "suggest", suggest_command }, { "unload", unload_command },
 };
 
 int main(int argc, char **argv)

@@ -131,6 +131,41 @@ static const char status_description[] =
 	"                  start died before it applied the policy file); not\n"
 	"                  for a policy that differs from the file.\n";
 
+static const char report_options[] =
+	"        --format text|json\n"
+	"                        With report: a bar chart per distribution (default),\n"
+	"                        or one JSON object.\n"
+	"        --policy FILE   With report: judge the limits of FILE, not the live\n"
+	"                        policy's, against what was counted.\n";
+
+static const char report_description[] =
+	"    report        Print the size distributions (argv_bytes, envp_bytes,\n"
+	"                  total_bytes, argc, envc; log2 buckets) of the execs\n"
+	"                  each rule judged, by scope: [global], [setuid], each\n"
+	"                  uid and cgroup rule; the largest execs seen (uid,\n"
+	"                  comm, cgroup, sizes); and how many execs each limit\n"
+	"                  in force (or in --policy FILE) would have denied or\n"
+	"                  logged as would-deny. Counting is on while the mode is\n"
+	"                  audit or enforce; a rule keeps its counts while it\n"
+	"                  stays in the policy.\n";
+
+static const char suggest_options[] =
+	"        --keep-share P  With suggest: the percentage of the execs counted\n"
+	"                        that each limit lets through (default 100: none\n"
+	"                        that was seen is denied).\n"
+	"        --margin M      With suggest: the percentage added on top of what\n"
+	"                        was seen (default 25).\n"
+	"        --mode MODE     With suggest: the suggested policy's mode (default\n"
+	"                        enforce).\n"
+	"        --policy FILE   With suggest: start from FILE, not the live policy.\n";
+
+static const char suggest_description[] =
+	"    suggest       Print a policy file: the live policy (or FILE) with\n"
+	"                  the five limits of each rule that counted execs set\n"
+	"                  from its distributions, plus the margin, rounded up to\n"
+	"                  a whole K, never under the lockout floor. Check it with\n"
+	"                  argguard policy check, then apply it.\n";
+
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
@@ -149,6 +184,11 @@ static const struct command_help commands[] = {
 	  NULL },
 	{ "status", "    argguard status [--format text|json|prometheus] [--policy FILE]\n",
 	  status_description, status_options, NULL },
+	{ "report", "    argguard report [--format text|json] [--policy FILE]\n",
+	  report_description, report_options, NULL },
+	{ "suggest",
+	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE] [--policy FILE]\n",
+	  suggest_description, suggest_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -182,7 +222,8 @@ static const char help_policy_examples[] =
 	"                        allow|audit|deny, argv_head_bytes (0-1024),\n"
 	"                        event_rate (0-1000000/s per uid), event_burst\n"
 	"                        (0-1000000), event_rate_total (0-1000000/s),\n"
-	"                        allow_lockout = yes|no, admin_groups = GROUP, ...\n"
+	"                        allow_lockout = yes|no, learn_sizes = yes|no (for\n"
+	"                        argguard report), admin_groups = GROUP, ...\n"
 	"                        (whose members the lockout gate protects), and rule\n"
 	"                        keys\n"
 	"    [uid N], [user NAME], [cgroup /PATH], [setuid]\n"
@@ -203,6 +244,8 @@ static const char help_policy_examples[] =
 	"    argguard policy show\n"
 	"    argguard policy show --diff    # what a reload would change\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
+	"    argguard report                # sizes seen, and what the limits deny\n"
+	"    argguard suggest --keep-share 99.9 > /tmp/new.conf\n"
 	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 

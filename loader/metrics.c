@@ -12,6 +12,7 @@
 #include <json-c/json.h>
 
 #include "names.h"
+#include "size_metrics.h"
 
 #define LAST_APPLY "last apply: "
 
@@ -208,7 +209,11 @@ static json_object *metrics_object(const struct argguard_metrics *m)
 
 static int print_json(FILE *out, const struct argguard_metrics *m)
 {
-	json_object *obj = metrics_object(m);
+	return json_print_object(out, metrics_object(m));
+}
+
+int json_print_object(FILE *out, struct json_object *obj)
+{
 	const char *text;
 
 	if (!obj)
@@ -275,6 +280,8 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 		fprintf(out, "argguard_policy_drift %d\n",
 			m->policy_file.state != POLICY_FILE_MATCHES);
 	}
+	if (m->sizes)
+		size_metrics_print(out, m->sizes);
 	if (!st->known || !st->has_result)
 		return;
 	family(out, "argguard_last_apply_success", "gauge",

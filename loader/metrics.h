@@ -17,6 +17,7 @@
 
 #include "argguard.h"
 #include "policy_diff.h"
+#include "sizes.h"
 
 /* The file in the textfile directory; node_exporter reads only *.prom. */
 #define METRICS_TEXTFILE "argguard.prom"
@@ -56,6 +57,7 @@ struct argguard_metrics {
 	struct apply_status last_apply;
 	struct policy_file_check
 		policy_file; /* the file beside the live policy; unchecked: left out */
+	const struct size_data *sizes; /* the size distributions; NULL: left out */
 };
 
 enum metrics_format {
@@ -66,6 +68,13 @@ enum metrics_format {
 
 /* "text", "json" or "prometheus": the format, or -1. */
 int metrics_format_parse(const char *name);
+
+/*
+ * Print obj as one line of plain JSON, then free it (json_object_put()).
+ * 0, or -ENOMEM if obj is NULL or cannot be printed.
+ */
+struct json_object;
+int json_print_object(FILE *out, struct json_object *obj);
 
 /* Print m in the format: 0, or a negative errno (-ENOMEM for JSON). */
 int metrics_print(FILE *out, enum metrics_format format, const struct argguard_metrics *m);

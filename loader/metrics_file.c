@@ -12,10 +12,13 @@
 #include "log.h"
 #include "metrics.h"
 #include "policy_maps.h"
+#include "sizes_maps.h"
 
 void metrics_file_write(struct metrics_file *mf)
 {
 	struct argguard_metrics m = { 0 };
+	struct size_data *sizes = NULL;
+	struct policy live_policy;
 	int err;
 
 	if (!mf->dir)
@@ -30,7 +33,17 @@ void metrics_file_write(struct metrics_file *mf)
 		policy_drift_check(&mf->drift, live, &m.policy_file);
 		free(live);
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
+		/* Unreadable, the distributions are left out, and the rest written. */
+		sizes = malloc(sizeof(*sizes));
+		if (sizes &&
+		    !sizes_maps_read_live(&mf->policy, DEFAULT_CGROUP_ROOT, &live_policy, sizes))
+			m.sizes = sizes; /* its scopes name live's rules */
 		err = metrics_write_textfile(mf->dir, &m);
+		if (m.sizes) {
+			size_data_free(sizes);
+			policy_free(&live_policy);
+		}
+		free(sizes);
 	}
 	if (err && !mf->failing)
 		log_error("failed to write %s/%s: %s; trying again every %d seconds", mf->dir,

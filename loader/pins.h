@@ -26,7 +26,9 @@
 	X(PIN_COUNTERS, "counters", argguard_counters)             \
 	X(PIN_DROPS, "drops", argguard_drops)                      \
 	X(PIN_UID_BUCKETS, "uid_buckets", argguard_uid_buckets)    \
-	X(PIN_EVENTS, "events", argguard_events)
+	X(PIN_EVENTS, "events", argguard_events)                   \
+	X(PIN_SIZES, "sizes", argguard_sizes)                      \
+	X(PIN_LARGEST, "largest", argguard_largest)
 
 /*
  * X(PIN, FILE, PROGRAM, KERNEL_HEAD_PROGRAM): the links, each with the

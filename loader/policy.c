@@ -57,6 +57,7 @@ void policy_init(struct policy *p)
 {
 	*p = (struct policy){
 		.mode = ARGGUARD_MODE_OFF,
+		.learn_sizes = true,
 		.empty_argv_action = ARGGUARD_ACTION_ALLOW,
 		.global = policy_rule_default(),
 		.setuid = policy_rule_default(),

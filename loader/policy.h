@@ -109,6 +109,11 @@ struct policy {
 	uint32_t event_rate_total; /* records per second for all uids; 0: no limit */
 	bool allow_lockout; /* the file says the daemon may apply it even if it locks admins out */
 	/*
+	 * Count the sizes of the execs each rule judges (argguard report);
+	 * the default. In the maps: a global rule with a size slot.
+	 */
+	bool learn_sizes;
+	/*
 	 * admin_groups: the groups whose members the lockout gate protects as
 	 * it protects root; NULL (n_admin_groups 0) for the defaults. Only in
 	 * a policy read from a file: the maps do not hold them.

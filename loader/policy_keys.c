@@ -27,6 +27,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_EVENT_BURST] = "event_burst",
 	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
 	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
+	[KEY_LEARN_SIZES] = "learn_sizes",
 	[KEY_ADMIN_GROUPS] = "admin_groups",
 	[KEY_ACTION] = "action",
 	[KEY_ERRNO] = "errno",
@@ -313,6 +314,12 @@ static void set_global_key(struct policy_parser *ps, enum policy_key key, const 
 		else
 			p->allow_lockout = !strcmp(value, "yes");
 		break;
+	case KEY_LEARN_SIZES:
+		if (strcmp(value, "yes") && strcmp(value, "no"))
+			policy_fail(ps, "%s = %s: expected yes or no", name, value);
+		else
+			p->learn_sizes = !strcmp(value, "yes");
+		break;
 	case KEY_ADMIN_GROUPS:
 		set_admin_groups(ps, value);
 		break;
@@ -396,7 +403,7 @@ void policy_set_key(struct policy_parser *ps, const char *name, const char *valu
 				    ? ""
 				    : " (or mode, empty_argv, argv_head_bytes, "
 				      "event_rate, event_burst, event_rate_total, "
-				      "allow_lockout, admin_groups)");
+				      "allow_lockout, learn_sizes, admin_groups)");
 		return;
 	}
 	if (ps->key_line[key]) {

@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "policy_diff.h"
+#include "size_slots.h"
 
 int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
 {
@@ -240,17 +241,75 @@ int read_policy_state(int config_fd, enum argguard_policy_state *state)
 	return 0;
 }
 
+/* Zero the size distributions of the slots in mask, on every CPU. */
+static int clear_sizes(int fd, uint64_t mask)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct argguard_sizes *zeros;
+	int err = 0;
+
+	if (!mask)
+		return 0;
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	zeros = calloc(ncpus, sizeof(*zeros));
+	if (!zeros)
+		return -ENOMEM;
+	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS && !err; slot++)
+		if ((mask & (1ULL << slot)) && bpf_map_update_elem(fd, &slot, zeros, BPF_ANY))
+			err = -errno;
+	free(zeros);
+	return err;
+}
+
+/*
+ * p with each rule's size slot (size_slots_assign()): a copy whose rule
+ * arrays are its own, the cgroup paths p's. The slots taken afresh are
+ * cleared here, before any rule counts in them.
+ */
+static int with_size_slots(const struct policy_maps *m, const struct policy *p, struct policy *out)
+{
+	struct policy live;
+	uint64_t fresh;
+	bool have_live;
+
+	*out = *p;
+	out->uids = p->n_uids ? malloc(p->n_uids * sizeof(*p->uids)) : NULL;
+	out->cgroups = p->n_cgroups ? malloc(p->n_cgroups * sizeof(*p->cgroups)) : NULL;
+	if ((p->n_uids && !out->uids) || (p->n_cgroups && !out->cgroups)) {
+		free(out->uids);
+		free(out->cgroups);
+		out->uids = NULL;
+		out->cgroups = NULL;
+		return -ENOMEM;
+	}
+	if (p->n_uids)
+		memcpy(out->uids, p->uids, p->n_uids * sizeof(*p->uids));
+	if (p->n_cgroups)
+		memcpy(out->cgroups, p->cgroups, p->n_cgroups * sizeof(*p->cgroups));
+	have_live = !policy_maps_read(m, &live);
+	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
+	if (have_live)
+		policy_free(&live);
+	return clear_sizes(m->fd[PIN_SIZES], fresh);
+}
+
 int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,
 		      enum argguard_policy_state state)
 {
 	struct argguard_config cfg;
+	struct policy slotted;
 	__u32 zero = 0;
 	int err;
 
 	if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &cfg))
 		return -errno;
 	cfg.active_set = (cfg.active_set & 1) ^ 1;
-	err = write_set(m, p, cfg.active_set, cgroup_root);
+	err = with_size_slots(m, p, &slotted);
+	if (!err)
+		err = write_set(m, &slotted, cfg.active_set, cgroup_root);
+	free(slotted.uids);
+	free(slotted.cgroups);
 	if (err)
 		return err;
 	/* The one update that switches every exec to the new policy at once. */
@@ -317,6 +376,7 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	if (bpf_map_lookup_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global) ||
 	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
 		return -errno;
+	p->learn_sizes = p->global.size_slot != ARGGUARD_SIZE_SLOT_NONE;
 	err = read_hash_set(m->fd[PIN_UID_RULES], offsetof(struct argguard_uid_key, set), set,
 			    add_uid, p);
 	if (!err)

@@ -60,6 +60,8 @@ void policy_print(FILE *out, const struct policy *p)
 			at_most(p->event_rate_total, POLICY_EVENT_RATE_MAX));
 	if (p->allow_lockout)
 		fprintf(out, "allow_lockout = yes\n");
+	if (!p->learn_sizes)
+		fprintf(out, "learn_sizes = no\n");
 	for (size_t i = 0; i < p->n_admin_groups; i++)
 		fprintf(out, "%s%s", i ? ", " : "admin_groups = ", p->admin_groups[i]);
 	if (p->n_admin_groups)

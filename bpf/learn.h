@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The size distributions (argguard.h, "sizes" and "largest"): their maps,
+ * and learn(), which counts an exec in the distributions of the rule that
+ * judged it. Part of argguard.bpf.c, which includes it once, after
+ * vmlinux.h, the helpers and struct exec_sizes.
+ */
+#ifndef ARGGUARD_LEARN_H
+#define ARGGUARD_LEARN_H
+
+#include "size_bucket.h"
+
+/* The size distributions, by the judging rule's size_slot (argguard.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, ARGGUARD_SIZE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct argguard_sizes);
+} argguard_sizes SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct argguard_largest);
+} argguard_largest SEC(".maps");
+
+/*
+ * Put the caller's exec in place of the smallest of this CPU's largest
+ * (argguard.h), which it passed, and find the new smallest. Rare once the
+ * table has filled. A global function, verified once.
+ */
+__noinline int note_largest(struct argguard_largest *l, const struct exec_sizes *sz, __u32 slot)
+{
+	__u32 at, least_at = 0;
+	__u64 least = ~0ULL;
+
+	if (!l || !sz)
+		return 0;
+	at = l->least_at & (ARGGUARD_LARGEST - 1);
+	l->total_bytes[at] = sz->total_bytes;
+	l->argv_bytes[at] = sz->argv_bytes;
+	l->envp_bytes[at] = sz->envp_bytes;
+	l->cgroup_id[at] = bpf_get_current_cgroup_id();
+	l->argc[at] = sz->argc;
+	l->envc[at] = sz->envc;
+	l->uid[at] = (__u32)bpf_get_current_uid_gid();
+	l->slot[at] = slot;
+	l->flags[at] = sz->flags & ARGGUARD_EV_EXACT_SIZES;
+	bpf_get_current_comm(&l->comm[at * ARGGUARD_COMM_LEN], ARGGUARD_COMM_LEN);
+	for (__u32 i = 0; i < ARGGUARD_LARGEST; i++) {
+		if (l->total_bytes[i] < least) {
+			least = l->total_bytes[i];
+			least_at = i;
+		}
+	}
+	l->least = least;
+	l->least_at = least_at;
+	return 0;
+}
+
+static __always_inline void tally(struct argguard_sizes *h, __u32 metric, __u64 v)
+{
+	h->count[metric][size_bucket(v)]++;
+	h->sum[metric] += v;
+	if (v > h->max[metric])
+		h->max[metric] = v;
+}
+
+/*
+ * Count an exec in the size distributions of the rule that judged it, on
+ * the path every judged exec takes: one per-CPU array lookup by the slot
+ * the rule carries, no hash. Plain adds, not atomic ones: a program
+ * preempted in the middle of one (argguard.h, bump()) can lose one count
+ * of a distribution, never a decision. On a stock kernel the split of
+ * argv and envp is unknown: only the total and the counts are kept.
+ */
+static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz)
+{
+	__u32 slot = rule->size_slot, zero = 0;
+	struct argguard_largest *l;
+	struct argguard_sizes *h;
+
+	if (!slot)
+		return;
+	h = bpf_map_lookup_elem(&argguard_sizes, &slot);
+	if (!h)
+		return;
+	tally(h, ARGGUARD_SIZE_TOTAL_BYTES, sz->total_bytes);
+	tally(h, ARGGUARD_SIZE_ARGC, (__u32)sz->argc);
+	tally(h, ARGGUARD_SIZE_ENVC, (__u32)sz->envc);
+	if (sz->flags & ARGGUARD_EV_EXACT_SIZES) {
+		tally(h, ARGGUARD_SIZE_ARGV_BYTES, sz->argv_bytes);
+		tally(h, ARGGUARD_SIZE_ENVP_BYTES, sz->envp_bytes);
+	}
+	l = bpf_map_lookup_elem(&argguard_largest, &zero);
+	if (l && sz->total_bytes > l->least)
+		note_largest(l, sz, slot);
+}
+
+#endif /* ARGGUARD_LEARN_H */

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * argguard report and argguard suggest: read the live policy (which slot
+ * is whose) and the size distributions from the pinned maps, then print
+ * them (size_report.c) or a policy made from them (sizes.c).
+ */
+#include "size_commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "names.h"
+#include "policy_diff.h"
+#include "policy_maps.h"
+#include "size_report.h"
+#include "sizes_maps.h"
+
+/* The live policy and the distributions. 0, or 1 with the error logged. */
+static int read_live(struct policy *live, struct size_data *d)
+{
+	struct policy_maps maps;
+	char err[512];
+	int ret;
+
+	if (policy_maps_open(&maps, err, sizeof(err))) {
+		log_error("%s", err);
+		return 1;
+	}
+	ret = sizes_maps_read_live(&maps, DEFAULT_CGROUP_ROOT, live, d);
+	if (ret)
+		log_error("failed to read the live policy and the size distributions: %s",
+			  strerror(-ret));
+	policy_maps_close(&maps);
+	return ret ? 1 : 0;
+}
+
+/* The policy file at path, or 2 with its FILE:LINE error logged. */
+static int read_file(const char *path, struct policy *p)
+{
+	char err[512];
+
+	if (policy_parse_file(path, p, err, sizeof(err))) {
+		log_error("%s", err);
+		return 2;
+	}
+	return 0;
+}
+
+int report_command(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'F' },
+		{ "policy", required_argument, NULL, 'p' },
+		{},
+	};
+	const char *policy_path = NULL;
+	struct policy live, file, *judge = &live;
+	struct size_data d;
+	bool json = false;
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+		if (c == 'p') {
+			policy_path = optarg;
+		} else if (c == 'F' && (!strcmp(optarg, "text") || !strcmp(optarg, "json"))) {
+			json = !strcmp(optarg, "json");
+		} else if (c == 'F') {
+			log_error("--format takes text or json, not '%s'", optarg);
+			return 2;
+		} else {
+			log_error("usage: argguard report [--format text|json] [--policy FILE]");
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s' to report", argv[optind]);
+		return 2;
+	}
+	policy_init(&file);
+	if (policy_path) {
+		ret = read_file(policy_path, &file);
+		if (ret)
+			return ret;
+		judge = &file;
+	}
+	ret = read_live(&live, &d);
+	if (ret) {
+		policy_free(&file);
+		return ret;
+	}
+	ret = size_report_print(stdout, &d, judge, policy_path ? policy_path : "the live policy",
+				json);
+	if (ret)
+		log_error("failed to format the report: %s", strerror(-ret));
+	size_data_free(&d);
+	policy_free(&live);
+	policy_free(&file);
+	return ret ? 1 : 0;
+}
+
+/* A number from start to end, all of text, into *v. */
+static bool parse_double(const char *text, double min, double max, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(text, &end);
+	return !errno && end != text && !*end && *v >= min && *v <= max;
+}
+
+int suggest_command(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "keep-share", required_argument, NULL, 'k' },
+		{ "margin", required_argument, NULL, 'M' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{},
+	};
+	struct suggest_options o = { .keep_share = 1, .margin = 25, .mode = ARGGUARD_MODE_ENFORCE };
+	const char *policy_path = NULL;
+	struct policy live, base, out;
+	struct size_data d;
+	double v;
+	int c, ret, mode;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			if (!parse_double(optarg, 0, 100, &v) || v <= 0) {
+				log_error(
+					"--keep-share takes a percentage above 0 and at most 100, "
+					"not '%s'",
+					optarg);
+				return 2;
+			}
+			o.keep_share = v / 100;
+			break;
+		case 'M':
+			if (!parse_double(optarg, 0, 1000, &v) || v != (unsigned int)v) {
+				log_error("--margin takes a whole percentage from 0 to 1000, not "
+					  "'%s'",
+					  optarg);
+				return 2;
+			}
+			o.margin = (unsigned int)v;
+			break;
+		case 'm':
+			mode = mode_parse(optarg);
+			if (mode < 0) {
+				log_error("--mode takes off, audit or enforce, not '%s'", optarg);
+				return 2;
+			}
+			o.mode = mode;
+			break;
+		case 'p':
+			policy_path = optarg;
+			break;
+		default:
+			log_error("usage: argguard suggest [--keep-share P] [--margin M] "
+				  "[--mode MODE] [--policy FILE]");
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s' to suggest", argv[optind]);
+		return 2;
+	}
+	policy_init(&base);
+	if (policy_path) {
+		ret = read_file(policy_path, &base);
+		if (ret)
+			return ret;
+	}
+	ret = read_live(&live, &d);
+	if (ret) {
+		policy_free(&base);
+		return ret;
+	}
+	ret = size_suggest(policy_path ? &base : &live, &d, &o, &out);
+	if (!ret) {
+		printf("# argguard suggest --keep-share %g --margin %u: from the execs counted "
+		       "under\n# %s; check it with argguard policy check.\n",
+		       o.keep_share * 100, o.margin, policy_path ? policy_path : "the live policy");
+		policy_sort(&out);
+		policy_print(stdout, &out);
+		policy_free(&out);
+	} else {
+		log_error("failed to make the policy: %s", strerror(-ret));
+	}
+	size_data_free(&d);
+	policy_free(&live);
+	policy_free(&base);
+	return ret ? 1 : 0;
+}
