@@ -267,7 +267,8 @@ struct argguard_cgroup_id_key {
 #define ARGGUARD_FEATURE_EXEC_ARGS_FAILED (1U << 3) /* tracepoint sched_process_exec_args_failed */
 
 /* Event flags. */
-#define ARGGUARD_EV_EXACT_SIZES (1U << 0) /* patched kernel: argv/envp split known, orig_argc derived */
+#define ARGGUARD_EV_EXACT_SIZES \
+	(1U << 0) /* patched kernel: argv/envp split known, orig_argc derived */
 #define ARGGUARD_EV_SECUREEXEC (1U << 1) /* setuid, setgid or file-capability gain */
 #define ARGGUARD_EV_HEAD_TRUNCATED (1U << 2) /* the command line goes on past head */
 #define ARGGUARD_EV_HEAD_UNREADABLE (1U << 3) /* the caller's argv could not be read */
