@@ -44,11 +44,13 @@ static void print_chart(FILE *out, const struct size_hist *h, int m)
 	char lo[32], hi[32], max[32];
 	int first, last;
 
-	if (!bucket_span(h, m, &first, &last))
+	if (!bucket_span(h, m, &first, &last) || !n)
 		return;
 	for (int b = first; b <= last; b++)
 		if (h->count[m][b] > top)
 			top = h->count[m][b];
+	if (!top)
+		return;
 	size_format(max, sizeof(max), h->max[m], false);
 	fprintf(out, "  %s: largest %s, mean %" PRIu64 "\n", size_metric_name(m), max,
 		h->sum[m] / n);
