@@ -35,6 +35,17 @@ wait_reader() {
 	fail "no argguard process opened $1 within 60 s"
 }
 
+# wait_group_gone PGID: wait up to 10 s for the last process of a killed
+# process group to exit.
+wait_group_gone() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		kill -0 -- -"$1" 2>/dev/null || return 0
+		sleep 0.01
+	done
+	fail "process group $1 still has a process 10 s after SIGKILL"
+}
+
 policy_state() { config_json | jq -r .policy_state; }
 
 link_pins() { (cd "$PIN_DIR" 2>/dev/null && ls -d link* swap_* 2>/dev/null || true) | tr '\n' ' '; }
@@ -177,6 +188,9 @@ test_a_fresh_start_killed_at_any_moment_leaves_no_link_over_an_unset_policy() {
 		sleep "$d"
 		kill -KILL -- -"$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
+		# Its forked loader shares the run lock's open file and may
+		# outlive the wait by a moment: unload would find the lock held.
+		wait_group_gone "$pid"
 		links=$(link_pins)
 		if [[ -z $links ]]; then
 			seen_none=$((seen_none + 1))
