@@ -18,6 +18,8 @@ PACKAGES=(
 	bpftool jq util-linux procps libcap2-bin logrotate # what the guest tests drive
 	inotify-tools # a test watches the pin directory while a start swaps its pins
 	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make
+	podman crun busybox-static # real containers, root and rootless, from a local busybox image
+	sudo # a setuid program real workloads exec with large environments
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics
 	prometheus # for promtool, which checks the exposition format; its server stays masked
