@@ -19,6 +19,7 @@ PACKAGES=(
 	inotify-tools # a test watches the pin directory while a start swaps its pins
 	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make
 	podman crun busybox-static # real containers, root and rootless, from a local busybox image
+	netavark # the network stack containers-common depends on (a virtual package debootstrap leaves out)
 	sudo # a setuid program real workloads exec with large environments
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics
