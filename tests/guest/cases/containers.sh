@@ -19,25 +19,48 @@ container_of() {
 		else "\(.runtime) \(.id) \(.pod_uid) \(.rootless)" end' <<<"$1"
 }
 
-remove_pod_slices() { systemctl stop kubepods.slice 2>/dev/null || true; }
+# held_scope UNIT SYSTEMD-RUN-OPTION...: start scope UNIT holding a sleeper, so
+# that its cgroup outlives the exec the test runs in it (systemd removes an
+# empty scope's cgroup at once, and a record names only a cgroup still there
+# when the daemon reads it); print the cgroup's path once it exists.
+held_scope() {
+	local unit=$1 path i
+	shift
+	systemd-run --quiet --scope --unit="$unit" "$@" -- sleep 120 >/dev/null 2>&1 &
+	for ((i = 0; i < 100; i++)); do
+		path=$(systemctl show -p ControlGroup --value "$unit.scope" 2>/dev/null)
+		[[ -n $path && -d $CG$path ]] && echo "$path" && return
+		sleep 0.1
+	done
+	echo "scope $unit never started" >&2
+	return 1
+}
+
+stop_held_scopes() {
+	systemctl stop "docker-$CONTAINER_ID.scope" "cri-containerd-$CONTAINER_ID.scope" \
+		argguard-t-plain.scope kubepods.slice 2>/dev/null || true
+}
 
 test_records_name_the_container_a_runtime_put_the_exec_in() {
-	local record
-	trap remove_pod_slices EXIT
-	record=$(over_limit_record systemd-run --quiet --scope --unit="docker-$CONTAINER_ID" --)
+	local record scope
+	trap stop_held_scopes EXIT
+	scope=$(held_scope "docker-$CONTAINER_ID")
+	record=$(over_limit_record in_cgroup "$scope")
 	echo "docker: $record"
 	assert_eq "/system.slice/docker-$CONTAINER_ID.scope" "$(jq -r .cgroup <<<"$record")" \
 		"the cgroup systemd made for the scope"
 	assert_eq "docker $CONTAINER_ID null false" "$(container_of "$record")" "a Docker container"
 
 	# As kubelet's systemd driver names a burstable pod's slice and containerd its scope.
-	record=$(over_limit_record systemd-run --quiet --scope \
-		--slice="kubepods-burstable-pod${POD_UID//-/_}" --unit="cri-containerd-$CONTAINER_ID" --)
+	scope=$(held_scope "cri-containerd-$CONTAINER_ID" \
+		--slice="kubepods-burstable-pod${POD_UID//-/_}")
+	record=$(over_limit_record in_cgroup "$scope")
 	echo "pod: $record"
 	assert_eq "containerd $CONTAINER_ID $POD_UID false" "$(container_of "$record")" \
 		"a containerd container in a Kubernetes pod"
 
-	record=$(over_limit_record systemd-run --quiet --scope --unit=argguard-t-plain --)
+	scope=$(held_scope argguard-t-plain)
+	record=$(over_limit_record in_cgroup "$scope")
 	assert_eq null "$(container_of "$record")" "a plain scope is no container"
 
 	assert_eq 2 "$(journalctl _SYSTEMD_UNIT=argguard.service _UID=0 \
