@@ -192,6 +192,12 @@ records_since() {
 	tail -n +$(($1 + 1)) "$EVENT_LOG"
 }
 
+# The JSON report's scope named $1, as one object.
+report_scope() { argguard report --format json | jq -c --arg s "$1" '.scopes[] | select(.scope == $s)'; }
+
+# The suggested policy's value of key $2 in section $1 ("[uid 1000]").
+suggested() { awk -v sec="$1" -v key="$2" '/^\[/ { in_sec = ($0 == sec) } in_sec && $1 == key { print $3 }' "$3"; }
+
 counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }

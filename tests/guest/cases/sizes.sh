@@ -1,12 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The size distributions: argguard report and argguard suggest, from execs of known sizes.
 
-# The JSON report's scope named $1, as one object.
-report_scope() { argguard report --format json | jq -c --arg s "$1" '.scopes[] | select(.scope == $s)'; }
-
-# The suggested policy's value of key $2 in section $1 ("[uid 1000]").
-suggested() { awk -v sec="$1" -v key="$2" '/^\[/ { in_sec = ($0 == sec) } in_sec && $1 == key { print $3 }' "$3"; }
-
 test_report_and_suggest_learn_each_rules_sizes() {
 	trap cleanup EXIT
 	local x=$HELPERS/execsize uid cg text suggestion proposed

@@ -6,27 +6,28 @@
 
 SHIPPED_POLICY=/usr/lib/argguard/tests/shipped.conf
 
-# The workloads, each as CMD...; an exec that fails prints its errno.
+# run_workloads [CMD...]: the workloads, each run by CMD ("in_cgroup PATH",
+# say; none by default); an exec that fails prints its errno.
 run_workloads() {
-	local xargs_max
+	local in=("$@") xargs_max
 	# libtool sizes link and archive commands at 3/4 of ARG_MAX: 1.5 MiB
 	# over 15,000 object paths.
 	expect allowed "a 1.5 MiB libtool-style link line" \
-		"$HELPERS/execsize" $((3 << 19)) 4096 /bin/true 15000
+		"${in[@]}" "$HELPERS/execsize" $((3 << 19)) 4096 /bin/true 15000
 	# About 1 KB of service-link variables per Service: ~1,000 Services.
 	expect allowed "a 1 MB Kubernetes-style environment" \
-		"$HELPERS/execsize" 4096 1000000 /bin/true
+		"${in[@]}" "$HELPERS/execsize" 4096 1000000 /bin/true
 	expect allowed "a 200 KB CI runner's environment" \
-		"$HELPERS/execsize" 4096 200000 /bin/true
+		"${in[@]}" "$HELPERS/execsize" 4096 200000 /bin/true
 	# sudo's path: a setuid exec by a user, with a CI job's environment.
 	expect allowed "a setuid exec by $TESTER with a 300 KB environment" \
-		"${AS_TESTER[@]}" "$HELPERS/execsize" 4096 300000 "$SUID_TRUE"
-	expect allowed "find -exec {} + over /usr" find /usr -xdev -exec /bin/true {} +
+		"${in[@]}" "${AS_TESTER[@]}" "$HELPERS/execsize" 4096 300000 "$SUID_TRUE"
+	expect allowed "find -exec {} + over /usr" "${in[@]}" find /usr -xdev -exec /bin/true {} +
 	xargs_max=$(xargs --show-limits </dev/null 2>&1 |
 		awk -F: '/could actually use/ { gsub(/ /, "", $2); print $2 }')
 	echo "xargs -s $xargs_max"
 	expect allowed "xargs -s at its maximum over /usr" \
-		bash -c "find /usr -xdev -print0 | xargs -0 -s $xargs_max /bin/true"
+		"${in[@]}" bash -c "find /usr -xdev -print0 | xargs -0 -s $xargs_max /bin/true"
 }
 
 test_shipped_policy_denies_no_real_workload_and_still_the_huge_ones() {
@@ -53,4 +54,51 @@ test_shipped_policy_denies_no_real_workload_and_still_the_huge_ones() {
 	jq -e -s 'map(select(.verdict == "deny" and .limit == "max_total_bytes"
 		and .total_bytes == 4194304)) | length == 1' <<<"$records" >/dev/null ||
 		fail "expected a deny record for the 4 MiB exec, by max_total_bytes"
+}
+
+# The corpus in a cgroup of its own, with a rule that holds the shipped
+# [global] limits: a new rule counts from zero, so its distributions are the
+# corpus's alone, whatever this suite ran before.
+test_report_shows_the_corpus_and_suggest_denies_only_an_outlier() {
+	local corpus=/argguard-corpus policy=$WORK/corpus.conf suggestion=$WORK/suggested.conf
+	local before records scope max_argc
+	trap 'restore_policy; rmdir "$CG$corpus"; rm -f "$SUID_TRUE" "$PLAIN_TRUE" "$FCAP_TRUE"' EXIT
+	make_setuid_copies
+	mkdir "$CG$corpus"
+	{
+		cat "$SHIPPED_POLICY"
+		echo "[cgroup $corpus]"
+		awk '/^\[/ { g = ($0 == "[global]") } g && $1 ~ /max_/ { print $1, "=", $3 }' \
+			"$SHIPPED_POLICY"
+	} >"$policy"
+	argguard policy apply "$policy" || fail "could not apply the shipped policy with the corpus's rule"
+	before=$(log_lines)
+	run_workloads in_cgroup "$corpus"
+	records=$(records_since "$before" 2)
+	assert_eq "" "$(jq -c 'select(.verdict == "deny")' <<<"$records")" \
+		"records of denied execs during the workloads"
+
+	scope=$(report_scope "cgroup $corpus")
+	echo "report: $scope"
+	assert_eq true "$(jq '.metrics.total_bytes.max >= 1572864' <<<"$scope")" \
+		"the corpus's largest exec holds the 1.5 MiB link line"
+	assert_eq true "$(jq '.metrics.argc.max >= 15000' <<<"$scope")" \
+		"the corpus's largest argc holds the link line's 15,000 objects"
+	argguard report | grep -q "^\[cgroup $corpus\] " ||
+		fail "expected the text report to show the corpus's cgroup"
+
+	argguard suggest >"$suggestion" || fail "expected suggest to print a policy"
+	cat "$suggestion"
+	argguard policy check "$suggestion" || fail "expected policy check to accept the suggestion"
+	argguard policy apply "$suggestion" || fail "expected the suggestion to apply"
+	before=$(log_lines)
+	run_workloads in_cgroup "$corpus"
+	max_argc=$(suggested "[cgroup $corpus]" max_argc "$suggestion")
+	[[ $max_argc =~ ^[0-9]+K?$ ]] || fail "expected a suggested max_argc, got '$max_argc'"
+	max_argc=$((${max_argc/K/*1024}))
+	expect E2BIG "a planted outlier: one string more than the suggested max_argc" \
+		in_cgroup "$corpus" "$HELPERS/execsize" $((4 * max_argc + 64)) 0 /bin/true $((max_argc + 1))
+	records=$(records_since "$before" 1)
+	assert_eq max_argc "$(jq -r 'select(.verdict == "deny") | .limit' <<<"$records")" \
+		"the one denial after the suggestion: the outlier's, by max_argc"
 }
