@@ -409,7 +409,6 @@ static const struct sink_ops json_log_ops = {
 	.name = "log",
 	.prepare = json_log_prepare,
 	.send = json_log_send,
-	.release = free,
 	.flush = json_log_flush,
 	.reopen = json_log_reopen,
 	.close = json_log_close,
