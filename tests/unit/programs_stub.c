@@ -47,11 +47,11 @@ void programs_close(struct programs *p)
 
 int pin_dir_remove(void)
 {
-	return -1;
+	return -ENOENT;
 }
 
 int pin_dir_unload(void)
 {
 	fputs("argguard_cli: unload is not in this build\n", stderr);
-	return -1;
+	return -ENOENT;
 }
