@@ -35,17 +35,19 @@
 int apply_lock(void)
 {
 	int fd = open(ARGGUARD_APPLY_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int err;
 
 	if (fd < 0) {
 		log_error("failed to open %s: %s", ARGGUARD_APPLY_LOCK, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	while (flock(fd, LOCK_EX)) {
 		if (errno == EINTR)
 			continue;
-		log_error("failed to lock %s: %s", ARGGUARD_APPLY_LOCK, strerror(errno));
+		err = -errno;
+		log_error("failed to lock %s: %s", ARGGUARD_APPLY_LOCK, strerror(-err));
 		close(fd);
-		return -1;
+		return err;
 	}
 	return fd;
 }
@@ -193,8 +195,8 @@ static void warn_missing_cgroups(const char *file, const struct policy *p)
 
 /*
  * Parse and apply one file, under the lock: refused if it would lock admins
- * out, unless force or the file's own allow_lockout = yes. On failure, err
- * says why.
+ * out, unless force or the file's own allow_lockout = yes. 0, or a negative
+ * errno with err saying why.
  */
 static int apply_file_locked(const char *path, bool force, enum argguard_policy_state state,
 			     char *err, size_t err_len)
@@ -204,12 +206,12 @@ static int apply_file_locked(const char *path, bool force, enum argguard_policy_
 	int ret;
 
 	if (policy_parse_file(path, &p, err, err_len))
-		return -1;
+		return -EINVAL;
 	ret = policy_lockout_gate_here(&p, path, force, why, sizeof(why));
 	if (ret < 0) {
 		snprintf(err, err_len, "%s", why);
 		policy_free(&p);
-		return -1;
+		return -EPERM;
 	}
 	if (ret > 0)
 		log_warning("%s", why);
@@ -219,7 +221,7 @@ static int apply_file_locked(const char *path, bool force, enum argguard_policy_
 		warn_missing_cgroups(path, &p);
 	}
 	policy_free(&p);
-	return ret ? -1 : 0;
+	return ret;
 }
 
 int policy_apply_file(const char *path, bool force)
@@ -228,7 +230,7 @@ int policy_apply_file(const char *path, bool force)
 	int lock = apply_lock(), ret;
 
 	if (lock < 0)
-		return -1;
+		return lock;
 	ret = apply_file_locked(path, force, ARGGUARD_POLICY_APPLIED, err, sizeof(err));
 	if (ret) {
 		log_error("policy not applied, the live policy is unchanged: %s", err);
@@ -255,10 +257,10 @@ static int apply_default_locked(enum argguard_policy_state state, char *err, siz
 	safe.event_rate = DEFAULT_EVENT_RATE;
 	safe.event_burst = DEFAULT_EVENT_BURST;
 	safe.event_rate_total = DEFAULT_EVENT_RATE_TOTAL;
-	return apply_policy(&safe, state, err, err_len) ? -1 : 0;
+	return apply_policy(&safe, state, err, err_len);
 }
 
-/* Apply the policy from, under the lock (path: the policy file's). 0 or -1, with err. */
+/* Apply the policy from, under the lock (path: the policy file's). 0, or -errno with err. */
 static int apply_from_locked(enum policy_source from, const char *path,
 			     enum argguard_policy_state state, char *err, size_t err_len)
 {
@@ -271,7 +273,7 @@ static int apply_from_locked(enum policy_source from, const char *path,
 		return apply_default_locked(state, err, err_len);
 	default:
 		snprintf(err, err_len, "no policy to apply");
-		return -1;
+		return -EINVAL;
 	}
 }
 
@@ -335,10 +337,10 @@ int policy_hold_interim(void)
 	enum argguard_policy_state state;
 	struct policy_maps maps;
 	char err[POLICY_LOCKOUT_MSG], what[256];
-	int lock = apply_lock(), ret = -1;
+	int lock = apply_lock(), ret = -ENOENT;
 
 	if (lock < 0)
-		return -1;
+		return lock;
 	if (policy_maps_open(&maps, err, sizeof(err))) {
 		log_error("%s", err);
 		goto out;
@@ -347,7 +349,6 @@ int policy_hold_interim(void)
 	policy_maps_close(&maps);
 	if (ret) {
 		log_error("failed to read the policy state: %s", strerror(-ret));
-		ret = -1;
 		goto out;
 	}
 	if (!start_needs_interim(state))
@@ -355,7 +356,7 @@ int policy_hold_interim(void)
 	if (apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), err, sizeof(err)) ==
 	    POLICY_FROM_NOWHERE) {
 		log_error("failed to write the interim policy, so nothing is attached: %s", err);
-		ret = -1;
+		ret = -EIO;
 	} else {
 		log_info("interim policy, until this start applies the policy file: %s", what);
 	}

@@ -20,7 +20,7 @@
 /*
  * Take the apply lock: applies, and the daemon's enforcement probe, never
  * interleave. Blocks until it is free. Returns an fd to pass to
- * apply_unlock(), or -1 with the reason logged.
+ * apply_unlock(), or a negative errno with the reason logged.
  */
 int apply_lock(void);
 void apply_unlock(int fd);
@@ -29,7 +29,7 @@ void apply_unlock(int fd);
  * Parse the policy file at path and apply it, reporting on stderr. A file
  * with an error, a policy that would lock admins out (unless force, or the
  * file's own allow_lockout = yes), or a failed apply leaves the live policy
- * as it was. The daemon never forces. Returns 0 or -1.
+ * as it was. The daemon never forces. Returns 0 or a negative errno.
  */
 int policy_apply_file(const char *path, bool force);
 
@@ -48,8 +48,8 @@ int policy_apply_at_start(const char *path);
  * unset, which reads as mode off): write the last policy that applied, else
  * the built-in default, marked interim. Maps that hold a policy already are
  * left alone. If the start dies before policy_apply_at_start(), the pins
- * enforce this, and the next start applies the file. Returns 0, or -1 with
- * the reason logged: then nothing may be attached.
+ * enforce this, and the next start applies the file. Returns 0, or a
+ * negative errno with the reason logged: then nothing may be attached.
  */
 int policy_hold_interim(void);
 

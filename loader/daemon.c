@@ -93,7 +93,6 @@ int run_daemon(const struct run_opts *opts)
 	unsigned int n_sinks;
 	struct programs *progs;
 	enum argguard_policy_state state;
-	char why[512];
 	bool earlier_pins;
 	int err;
 
@@ -107,10 +106,8 @@ int run_daemon(const struct run_opts *opts)
 	signal(SIGXFSZ, SIG_IGN);
 	if (run_lock_take() < 0)
 		return 1;
-	if (bpf_lsm_check(why, sizeof(why))) {
-		log_error("%s", why);
+	if (bpf_lsm_check())
 		return EXIT_NOT_ENFORCING;
-	}
 	/*
 	 * The programs are attached before the file is applied: the
 	 * cgroup_mkdir program must be watching before the apply looks for
@@ -140,9 +137,7 @@ int run_daemon(const struct run_opts *opts)
 			goto out_destroy;
 		}
 	}
-	err = probe_enforcement(programs_map_fd(progs, PIN_PROBE), why, sizeof(why));
-	if (err) {
-		log_error("%s", why);
+	if (probe_enforcement(programs_map_fd(progs, PIN_PROBE))) {
 		err = EXIT_NOT_ENFORCING;
 		goto out_destroy;
 	}

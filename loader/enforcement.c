@@ -17,6 +17,8 @@
 
 #include <bpf/bpf.h>
 
+#include "log.h"
+
 #define LSM_LIST "/sys/kernel/security/lsm"
 
 static int read_lsm_list(char *buf, size_t len)
@@ -50,24 +52,22 @@ static bool list_has(const char *list, const char *name)
 	}
 }
 
-int bpf_lsm_check(char *why, size_t len)
+int bpf_lsm_check(void)
 {
 	char list[512] = "";
 	int err = read_lsm_list(list, sizeof(list));
 
 	if (err) {
-		snprintf(why, len, "cannot read %s (%s): is securityfs mounted?", LSM_LIST,
-			 strerror(-err));
-		return -1;
+		log_error("cannot read %s (%s): is securityfs mounted?", LSM_LIST, strerror(-err));
+		return err;
 	}
 	if (list_has(list, "bpf"))
 		return 0;
-	snprintf(why, len,
-		 "the bpf LSM is not active, so argguard's programs would never run: %s lists "
-		 "'%s'. Add bpf to the kernel command line, as lsm=%s%sbpf (on Debian: in "
-		 "GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub), and reboot",
-		 LSM_LIST, list, list, list[0] ? "," : "");
-	return -1;
+	log_error("the bpf LSM is not active, so argguard's programs would never run: %s lists "
+		  "'%s'. Add bpf to the kernel command line, as lsm=%s%sbpf (on Debian: in "
+		  "GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub), and reboot",
+		  LSM_LIST, list, list, list[0] ? "," : "");
+	return -EOPNOTSUPP;
 }
 
 static int set_probe(int probe_fd, __u32 tgid, __u32 *was)
@@ -104,20 +104,23 @@ static void run_probe_child(int go)
 	_exit(errno);
 }
 
-int probe_enforcement(int probe_fd, char *why, size_t len)
+int probe_enforcement(int probe_fd)
 {
 	int go[2], status, err;
 	__u32 left = 1;
 	pid_t pid;
 
-	if (pipe2(go, O_CLOEXEC))
-		return snprintf(why, len, "failed to make a pipe: %s", strerror(errno)), -1;
+	if (pipe2(go, O_CLOEXEC)) {
+		log_error("failed to make a pipe: %s", strerror(errno));
+		return -errno;
+	}
 	pid = fork();
 	if (pid < 0) {
-		snprintf(why, len, "failed to fork the probe: %s", strerror(errno));
+		err = -errno;
+		log_error("failed to fork the probe: %s", strerror(-err));
 		close(go[0]);
 		close(go[1]);
-		return -1;
+		return err;
 	}
 	if (pid == 0) {
 		close(go[1]);
@@ -133,18 +136,16 @@ int probe_enforcement(int probe_fd, char *why, size_t len)
 	if (set_probe(probe_fd, 0, &left) && !err)
 		err = -errno;
 	if (err) {
-		snprintf(why, len, "failed to mark the probe in the probe map: %s", strerror(-err));
-		return -1;
+		log_error("failed to mark the probe in the probe map: %s", strerror(-err));
+		return err;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == EPERM && left == 0)
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		snprintf(why, len,
-			 "the probe exec ran although argguard's program must deny it: the LSM "
-			 "hook is not enforcing");
+		log_error("the probe exec ran although argguard's program must deny it: the LSM "
+			  "hook is not enforcing");
 	else
-		snprintf(why, len,
-			 "the probe exec ended with status %d (wanted EPERM from argguard)",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-	return -1;
+		log_error("the probe exec ended with status %d (wanted EPERM from argguard)",
+			  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return -EOPNOTSUPP;
 }

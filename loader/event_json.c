@@ -284,6 +284,15 @@ static void add_errno(struct json_writer *w, int32_t err)
 		json_null(w, "errno");
 }
 
+/* A field the event may lack: null without it. */
+static void add_u64_or_null(struct json_writer *w, const char *key, bool known, uint64_t v)
+{
+	if (known)
+		json_u64(w, key, v);
+	else
+		json_null(w, key);
+}
+
 static void add_event(struct json_writer *w, const struct argguard_event *e,
 		      int64_t realtime_offset_ns)
 {
@@ -292,10 +301,7 @@ static void add_event(struct json_writer *w, const struct argguard_event *e,
 	add_time(w, e->ktime_ns, realtime_offset_ns);
 	add_name(w, "verdict", verdict_name(e->verdict));
 	add_name(w, "scope", scope_name(e->scope));
-	if (event_has_rule_id(e))
-		json_u64(w, "rule_id", e->rule_id);
-	else
-		json_null(w, "rule_id");
+	add_u64_or_null(w, "rule_id", event_has_rule_id(e), e->rule_id);
 	add_name(w, "limit", limit_name(e->limit_kind));
 	json_u64(w, "limit_value", e->limit);
 	add_errno(w, e->err);
@@ -304,29 +310,20 @@ static void add_event(struct json_writer *w, const struct argguard_event *e,
 	json_s64(w, "uid", e->uid);
 	json_s64(w, "euid", e->euid);
 	json_s64(w, "gid", e->gid);
-	if (event_has_userns_owner(e))
-		json_s64(w, "userns_owner", e->userns_owner);
-	else
-		json_null(w, "userns_owner");
+	add_u64_or_null(w, "userns_owner", event_has_userns_owner(e), e->userns_owner);
 	json_u64(w, "cgroup_id", e->cgroup_id);
 	add_bytes(w, "comm", e->comm, sizeof(e->comm));
 	add_bytes(w, "filename", e->filename, sizeof(e->filename));
 	add_interpreter(w, e);
 	add_count(w, "argc", e->argc);
 	add_count(w, "envc", e->envc);
-	if (event_has_total_bytes(e))
-		json_u64(w, "total_bytes", e->total_bytes);
-	else
-		json_null(w, "total_bytes");
-	if (exact) {
-		json_u64(w, "argv_bytes", e->argv_bytes);
-		json_u64(w, "envp_bytes", e->envp_bytes);
+	add_u64_or_null(w, "total_bytes", event_has_total_bytes(e), e->total_bytes);
+	add_u64_or_null(w, "argv_bytes", exact, e->argv_bytes);
+	add_u64_or_null(w, "envp_bytes", exact, e->envp_bytes);
+	if (exact)
 		add_count(w, "orig_argc", e->orig_argc);
-	} else {
-		json_null(w, "argv_bytes");
-		json_null(w, "envp_bytes");
+	else
 		json_null(w, "orig_argc");
-	}
 	add_name(w, "sizes", record_sizes(e));
 	json_boolean(w, "secureexec", e->flags & ARGGUARD_EV_SECUREEXEC);
 	add_head(w, e);

@@ -154,7 +154,6 @@ static const struct sink_ops journal_ops = {
 	.name = "journald",
 	.prepare = journal_prepare,
 	.send = journal_send,
-	.release = free,
 	.close = journal_close,
 };
 

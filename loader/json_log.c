@@ -135,30 +135,33 @@ static void make_log_dir(const struct group *adm)
  * log's directory (or a world-writable one that --log names) could point at
  * /etc/shadow; nor a file of more than one name (a hard link), nor a FIFO
  * or a device (O_NONBLOCK: an open of a FIFO fails rather than waits). Its
- * directories are followed: those are root's to make.
+ * directories are followed: those are root's to make. The fd, or a negative
+ * errno with the reason logged.
  */
 static int open_log(const char *path)
 {
 	struct group *adm = getgrnam("adm");
 	struct stat st;
-	int fd;
+	int fd, err;
 
 	/* Only argguard's own directory: --log may point anywhere. */
 	if (!strncmp(path, ARGGUARD_LOG_DIR "/", strlen(ARGGUARD_LOG_DIR "/")))
 		make_log_dir(adm);
 	fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0640);
 	if (fd < 0) {
+		err = -errno;
 		/* ELOOP, or EACCES where fs.protected_symlinks guards a sticky directory */
 		if (!lstat(path, &st) && S_ISLNK(st.st_mode))
 			log_error("refusing to open log %s: it is a symbolic link; the log must be "
 				  "a file of its own",
 				  path);
 		else
-			log_error("failed to open log %s: %s", path, strerror(errno));
-		return -1;
+			log_error("failed to open log %s: %s", path, strerror(-err));
+		return err;
 	}
 	if (fstat(fd, &st)) {
-		log_error("failed to open log %s: %s", path, strerror(errno));
+		err = -errno;
+		log_error("failed to open log %s: %s", path, strerror(-err));
 		goto out_close;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_nlink != 1) {
@@ -166,6 +169,7 @@ static int open_log(const char *path)
 			  path,
 			  S_ISREG(st.st_mode) ? "a file with other names (hard links)"
 					      : "not a regular file");
+		err = -EINVAL;
 		goto out_close;
 	}
 	if (adm && fchown(fd, 0, adm->gr_gid))
@@ -176,7 +180,7 @@ static int open_log(const char *path)
 
 out_close:
 	close(fd);
-	return -1;
+	return err;
 }
 
 static void write_batch(struct json_log *log);
@@ -409,7 +413,6 @@ static const struct sink_ops json_log_ops = {
 	.name = "log",
 	.prepare = json_log_prepare,
 	.send = json_log_send,
-	.release = free,
 	.flush = json_log_flush,
 	.reopen = json_log_reopen,
 	.close = json_log_close,

@@ -37,7 +37,7 @@ int kernel_features_probe(struct kernel_features *f)
 	if (!btf) {
 		log_error("failed to read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
 			  strerror(errno));
-		return -1;
+		return errno ? -errno : -ENOENT;
 	}
 	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;

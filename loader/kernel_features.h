@@ -23,7 +23,7 @@ struct kernel_features {
 /*
  * Fills *f from the kernel's BTF. Without it, say so and fail: a guess
  * would load the programs for a kernel without the series, and report no
- * refusal the tracepoint catches. 0 or -1.
+ * refusal the tracepoint catches. 0 or a negative errno.
  */
 int kernel_features_probe(struct kernel_features *f);
 

@@ -272,7 +272,6 @@ static const struct sink_ops linux_audit_ops = {
 	.name = "audit",
 	.prepare = linux_audit_prepare,
 	.send = linux_audit_send,
-	.release = free,
 	.close = linux_audit_close,
 };
 

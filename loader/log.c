@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <syslog.h>
 #include <unistd.h>
 
 /*
@@ -40,51 +39,17 @@ static bool stderr_is_journal(void)
 }
 
 /* Leaves errno as it was: a caller may log and then return -errno. */
-static void log_line(int priority, const char *what, const char *fmt, va_list ap)
+void log_at(int priority, const char *fmt, ...)
 {
 	int saved = errno;
+	va_list ap;
 
 	if (stderr_is_journal())
 		fprintf(stderr, "<%d>", priority); /* which journald takes off the line */
-	fputs("argguard: ", stderr);
-	fputs(what, stderr);
+	fputs(priority == LOG_WARNING ? "argguard: warning: " : "argguard: ", stderr);
+	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	errno = saved;
-}
-
-void log_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_line(LOG_ERR, "", fmt, ap);
-	va_end(ap);
-}
-
-void log_warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_line(LOG_WARNING, "warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void log_notice(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_line(LOG_NOTICE, "", fmt, ap);
-	va_end(ap);
-}
-
-void log_info(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	log_line(LOG_INFO, "", fmt, ap);
-	va_end(ap);
 }

@@ -7,14 +7,6 @@
 
 #define ARGGUARD_NAME(id, name) [id] = name,
 
-static const char *const mode_names[] = { ARGGUARD_MODES(ARGGUARD_NAME) };
-static const char *const action_names[] = { ARGGUARD_ACTIONS(ARGGUARD_NAME) };
-static const char *const scope_names[] = { ARGGUARD_SCOPES(ARGGUARD_NAME) };
-static const char *const verdict_names[] = { ARGGUARD_VERDICTS(ARGGUARD_NAME) };
-static const char *const limit_names[] = { ARGGUARD_LIMITS(ARGGUARD_NAME) };
-static const char *const drop_names[] = { ARGGUARD_DROPS(ARGGUARD_NAME) };
-static const char *const policy_state_names[] = { ARGGUARD_POLICY_STATES(ARGGUARD_NAME) };
-
 /* The BPF side has no errno.h: the numbers it takes from the table must be these. */
 #define ARGGUARD_ERRNO_MATCHES(name, nr) \
 	_Static_assert(name == nr, "errno.h numbers " #name " otherwise than bpf/argguard.h");
@@ -28,42 +20,22 @@ static const struct {
 } deny_errnos[] = { ARGGUARD_DENY_ERRNOS(ARGGUARD_ERRNO_ENTRY) };
 
 #define COUNT(table) (sizeof(table) / sizeof(table[0]))
-#define NAME_OF(table, i) ((i) < COUNT(table) ? table[i] : "unknown")
 
-const char *mode_name(uint32_t mode)
-{
-	return NAME_OF(mode_names, mode);
-}
+/* The table fn##s of one kind of value's names, and fn(): "unknown" past its end. */
+#define NAMES(fn, list)                                                 \
+	static const char *const fn##s[] = { list(ARGGUARD_NAME) };     \
+	const char *fn(uint32_t value)                                  \
+	{                                                               \
+		return value < COUNT(fn##s) ? fn##s[value] : "unknown"; \
+	}
 
-const char *action_name(uint32_t action)
-{
-	return NAME_OF(action_names, action);
-}
-
-const char *scope_name(uint32_t scope)
-{
-	return NAME_OF(scope_names, scope);
-}
-
-const char *verdict_name(uint32_t verdict)
-{
-	return NAME_OF(verdict_names, verdict);
-}
-
-const char *limit_name(uint32_t limit)
-{
-	return NAME_OF(limit_names, limit);
-}
-
-const char *drop_name(uint32_t reason)
-{
-	return NAME_OF(drop_names, reason);
-}
-
-const char *policy_state_name(uint32_t state)
-{
-	return NAME_OF(policy_state_names, state);
-}
+NAMES(mode_name, ARGGUARD_MODES)
+NAMES(action_name, ARGGUARD_ACTIONS)
+NAMES(scope_name, ARGGUARD_SCOPES)
+NAMES(verdict_name, ARGGUARD_VERDICTS)
+NAMES(limit_name, ARGGUARD_LIMITS)
+NAMES(drop_name, ARGGUARD_DROPS)
+NAMES(policy_state_name, ARGGUARD_POLICY_STATES)
 
 static int lookup(const char *const *names, size_t n, const char *name)
 {

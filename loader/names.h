@@ -14,13 +14,13 @@
 #include "argguard.h"
 
 /* The name of a value of its table; "unknown" for a value past the table. */
-const char *mode_name(uint32_t mode);
-const char *action_name(uint32_t action);
-const char *scope_name(uint32_t scope);
-const char *verdict_name(uint32_t verdict);
-const char *limit_name(uint32_t limit);
-const char *drop_name(uint32_t reason);
-const char *policy_state_name(uint32_t state);
+const char *mode_name(uint32_t value);
+const char *action_name(uint32_t value);
+const char *scope_name(uint32_t value);
+const char *verdict_name(uint32_t value);
+const char *limit_name(uint32_t value);
+const char *drop_name(uint32_t value);
+const char *policy_state_name(uint32_t value);
 
 /* The value that name stands for, or -1. */
 int mode_parse(const char *name);

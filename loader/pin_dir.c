@@ -29,12 +29,12 @@ int pin_dir_make(void)
 	if (statfs("/sys/fs/bpf", &fs) || fs.f_type != BPF_FS_MAGIC) {
 		if (mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700")) {
 			log_error("failed to mount bpffs on /sys/fs/bpf: %s", strerror(errno));
-			return -1;
+			return -errno;
 		}
 	}
 	if (mkdir(ARGGUARD_PIN_DIR, 0700) && errno != EEXIST) {
 		log_error("failed to create %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	return 0;
 }
@@ -119,7 +119,7 @@ int pin_dir_remove(void)
 
 	if (!dir && errno != ENOENT) {
 		log_error("failed to open %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	while (dir && (d = readdir(dir))) {
 		if (d->d_name[0] == '.')
@@ -128,7 +128,7 @@ int pin_dir_remove(void)
 		if (unlinkat(dirfd(dir), d->d_name, 0)) {
 			log_error("failed to remove %s/%s: %s", ARGGUARD_PIN_DIR, d->d_name,
 				  strerror(errno));
-			err = -1;
+			err = -errno;
 			continue;
 		}
 		if (id && nr_progs < NR_LINK_PINS)
@@ -139,14 +139,14 @@ int pin_dir_remove(void)
 		closedir(dir);
 	if (!err && rmdir(ARGGUARD_PIN_DIR) && errno != ENOENT) {
 		log_error("failed to remove %s: %s", ARGGUARD_PIN_DIR, strerror(errno));
-		err = -1;
+		err = -errno;
 	}
 	left = wait_detached(prog_ids, nr_progs);
 	if (left) {
 		log_error("removed the pins, but %u of argguard's programs still run after %d s: "
 			  "another process holds their links (bpftool link show)",
 			  left, DETACH_WAIT_STEPS / 100);
-		err = -1;
+		err = -EBUSY;
 	}
 	if (!err)
 		printf("argguard: unloaded: removed %u pins and %s; nothing enforces now\n",
@@ -159,7 +159,7 @@ int pin_dir_unload(void)
 	if (run_lock_held()) {
 		log_error("argguard run is live; stop it first (systemctl stop argguard): "
 			  "its programs stay attached while it runs");
-		return -1;
+		return -EBUSY;
 	}
 	return pin_dir_remove();
 }

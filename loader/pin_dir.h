@@ -21,7 +21,7 @@
 /* ARGGUARD_PIN_DIR "/" SWAP_PREFIX and the pin's file name, into path. */
 void pin_swap_path(enum pin pin, char *path, size_t len);
 
-/* Mount bpffs if need be and make the pin directory. 0, or -1 with the reason logged. */
+/* Mount bpffs if need be and make the pin directory. 0, or -errno with the reason logged. */
 int pin_dir_make(void);
 
 /*
@@ -34,12 +34,12 @@ void pin_dir_finish_swaps(void);
 
 /*
  * Remove every pin and the pin directory: the programs detach as their
- * links' pins go, and nothing enforces. Returns 0, or -1 with the reason
- * logged.
+ * links' pins go, and nothing enforces. Returns 0, or a negative errno
+ * (-EBUSY while another process holds a link) with the reason logged.
  */
 int pin_dir_remove(void);
 
-/* argguard unload: pin_dir_remove(), unless an argguard run is live. 0 or -1. */
+/* argguard unload: pin_dir_remove(), unless an argguard run is live (-EBUSY). */
 int pin_dir_unload(void);
 
 #endif /* ARGGUARD_PIN_DIR_H */

@@ -28,13 +28,13 @@ int pinned_prog_read(enum pin pin, struct pinned_prog *pp)
 	struct bpf_link_info link = {};
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(link);
-	int link_fd, prog_fd = -1, err = -1;
+	int link_fd, prog_fd = -1, err = -ENOENT;
 	char path[128];
 
 	pin_path(pin, path, sizeof(path));
 	link_fd = bpf_obj_get(path);
 	if (link_fd < 0)
-		return -1;
+		return -errno;
 	if (bpf_obj_get_info_by_fd(link_fd, &link, &len) || !link.prog_id)
 		goto out;
 	prog_fd = bpf_prog_get_fd_by_id(link.prog_id);
@@ -75,7 +75,7 @@ int pinned_prog_open_map(const struct pinned_prog *progs, unsigned int n, const 
 				return fd;
 			close(fd);
 		}
-	return -1;
+	return -ENOENT;
 }
 
 /* What the load of pp's program recorded in its .rodata: the build id and the features. */
@@ -84,11 +84,11 @@ static int read_build(const struct pinned_prog *pp, __u64 *id, __u32 *features)
 	struct argguard_bpf__rodata *rodata;
 	struct bpf_map_info info;
 	__u32 zero = 0;
-	int fd, err = -1;
+	int fd, err = -ENOENT;
 
 	fd = pinned_prog_open_map(pp, 1, RODATA_MAP_NAME, sizeof(*rodata), &info);
 	if (fd < 0)
-		return -1;
+		return fd;
 	rodata = calloc(1, info.value_size);
 	if ((info.map_flags & BPF_F_RDONLY_PROG) && rodata &&
 	    !bpf_map_lookup_elem(fd, &zero, rodata)) {

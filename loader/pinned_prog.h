@@ -29,12 +29,12 @@ struct pinned_prog {
 /* The tag (a hash of the instructions) of the loaded program at fd. 0 or -errno. */
 int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE]);
 
-/* The program behind the link pinned at pin, into *pp. 0, or -1 if there is none. */
+/* The program behind the link pinned at pin, into *pp. 0, or -errno (-ENOENT: none). */
 int pinned_prog_read(enum pin pin, struct pinned_prog *pp);
 
 /*
  * The map named name that one of the n programs uses, opened, with its
- * info; -1 if none of them has one that holds at least value_size bytes.
+ * info; -ENOENT if none of them has one that holds at least value_size bytes.
  */
 int pinned_prog_open_map(const struct pinned_prog *progs, unsigned int n, const char *name,
 			 __u32 value_size, struct bpf_map_info *info);

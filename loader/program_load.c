@@ -370,12 +370,13 @@ static int load(bool *earlier_pins, struct kernel_features *kernel, int (*before
 	bool may_adopt;
 	int err;
 
-	if (kernel_features_probe(kernel))
-		return -1;
+	err = kernel_features_probe(kernel);
+	if (err)
+		return err;
 	skel = argguard_bpf__open();
 	if (!skel) {
 		log_error("failed to open the BPF object: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EINVAL;
 	}
 	find_map_pins(skel, &found);
 	plan = *earlier_pins ? start_map_plan(&found, &why_pin) : MAPS_REUSE;
@@ -406,7 +407,7 @@ static int load(bool *earlier_pins, struct kernel_features *kernel, int (*before
 	return 0;
 out_destroy:
 	argguard_bpf__destroy(skel);
-	return -1;
+	return err;
 }
 
 /* How the loader process ends. */
@@ -422,7 +423,7 @@ int programs_load_in_child(bool *earlier_pins, int (*before_attach)(void))
 	pid = fork();
 	if (pid < 0) {
 		log_error("failed to start the loader process: %s", strerror(errno));
-		return -1;
+		return -errno;
 	}
 	if (!pid) {
 		/*
@@ -443,12 +444,12 @@ int programs_load_in_child(bool *earlier_pins, int (*before_attach)(void))
 	while (wait4(pid, &status, 0, &usage) < 0)
 		if (errno != EINTR) {
 			log_error("failed to wait for the loader process: %s", strerror(errno));
-			return -1;
+			return -errno;
 		}
 	if (WIFSIGNALED(status))
 		log_error("the loader process died of %s", strsignal(WTERMSIG(status)));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) == LOAD_FAILED)
-		return -1;
+		return -EIO; /* its errno stayed in the child, which logged it */
 	*earlier_pins = WEXITSTATUS(status) == LOADED_OVER_PINS;
 	log_info("loaded in a process of its own, whose peak RSS was %ld KiB", usage.ru_maxrss);
 	return 0;

@@ -20,7 +20,8 @@
  * and exits; the daemon then takes the pins as a restart does. Its
  * messages go to the same stderr. *earlier_pins says, on the way in,
  * whether maps were pinned before, and on the way out whether the load
- * kept them. 0, or -1 if the load failed (and the child said why).
+ * kept them. 0, or a negative errno if the load failed (-EIO when the
+ * child failed: it said why).
  */
 int programs_load_in_child(bool *earlier_pins, int (*before_attach)(void));
 

@@ -15,12 +15,14 @@ int run_lock_take(void)
 {
 	int fd = open(ARGGUARD_RUN_LOCK, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	char pid[32] = "";
+	int err;
 
 	if (fd < 0) {
 		log_error("failed to open %s: %s", ARGGUARD_RUN_LOCK, strerror(errno));
-		return -1;
+		return -errno;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = -errno;
 		if (read(fd, pid, sizeof(pid) - 1) < 0)
 			pid[0] = '\0';
 		pid[strcspn(pid, "\n")] = '\0';
@@ -28,7 +30,7 @@ int run_lock_take(void)
 			  "argguard)",
 			  pid[0] ? pid : "unknown");
 		close(fd);
-		return -1;
+		return err;
 	}
 	if (ftruncate(fd, 0) == 0)
 		dprintf(fd, "%d\n", getpid());

@@ -13,7 +13,8 @@
 
 /*
  * Take the run lock for the life of the process. Returns the lock's fd,
- * left open, or -1 with the reason logged (naming the live run's pid).
+ * left open, or a negative errno (-EWOULDBLOCK while another run holds
+ * it) with the reason logged (naming the live run's pid).
  */
 int run_lock_take(void);
 

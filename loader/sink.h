@@ -24,14 +24,12 @@ struct sink_ops {
 	const char *name; /* what messages and summaries call it: "log", "journald", "audit" */
 	/*
 	 * In the pipeline's thread: what send() needs of r, in one malloc()ed
-	 * block, whose size the queue counts. NULL when out of memory (the
-	 * record is counted as failed).
+	 * block, whose size the queue counts and which it free()s, sent or
+	 * not. NULL when out of memory (the record is counted as failed).
 	 */
 	void *(*prepare)(struct sink *s, const struct record *r);
 	/* In the sink's thread: write one prepared record. 0, or a negative errno. */
 	int (*send)(struct sink *s, void *item);
-	/* Free a prepared record, sent or not. */
-	void (*release)(void *item);
 	/*
 	 * Optional, in the sink's thread: write what it gathered or held back.
 	 * Called whenever the queue has emptied after a send, and when idle.

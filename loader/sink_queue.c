@@ -36,7 +36,7 @@ static void timespec_at(uint64_t ns, struct timespec *ts)
 	ts->tv_nsec = (long)(ns % 1000000000ULL);
 }
 
-/* Every sink's prepared record is one malloc()ed block: its release is free(). */
+/* Every sink's prepared record is one malloc()ed block (sink.h): free() releases it. */
 static size_t item_bytes(void *item)
 {
 	return malloc_usable_size(item);
@@ -55,7 +55,7 @@ static void send_one(struct sink_queue *q)
 	q->sending = true;
 	pthread_mutex_unlock(&q->lock);
 	err = s->ops->send(s, item);
-	s->ops->release(item);
+	free(item);
 	pthread_mutex_lock(&q->lock);
 	q->sending = false;
 	q->unflushed = s->ops->flush != NULL;
@@ -174,7 +174,7 @@ void sink_queue_push(struct sink *s, const struct record *r)
 	}
 	pthread_mutex_unlock(&q->lock);
 	if (item)
-		s->ops->release(item);
+		free(item);
 }
 
 void sink_queue_reopen(struct sink *s)
@@ -236,7 +236,7 @@ void sink_queue_stop(struct sink *s, struct sink_losses *losses)
 	pthread_mutex_unlock(&q->lock);
 	if (busy) {
 		for (unsigned int i = 0; i < n; i++)
-			s->ops->release(q->items[(head + i) % SINK_QUEUE_LEN]);
+			free(q->items[(head + i) % SINK_QUEUE_LEN]);
 		pthread_detach(q->thread);
 		*losses = q->losses;
 		losses->gave_up = __atomic_load_n(&s->gave_up, __ATOMIC_RELAXED);

@@ -49,6 +49,33 @@ static int read_file(const char *path, struct policy *p)
 	return 0;
 }
 
+/*
+ * What report and suggest both read, once the options are parsed: the
+ * policy file, when one is named, into *file (else it stays empty), then
+ * the live policy and the distributions. 0; or the exit code, with the
+ * error logged and nothing left to free.
+ */
+static int read_inputs(const char *command, int argc, char **argv, const char *policy_path,
+		       struct policy *file, struct policy *live, struct size_data *d)
+{
+	int ret;
+
+	if (optind != argc) {
+		log_error("unexpected argument '%s' to %s", argv[optind], command);
+		return 2;
+	}
+	policy_init(file);
+	if (policy_path) {
+		ret = read_file(policy_path, file);
+		if (ret)
+			return ret;
+	}
+	ret = read_live(live, d);
+	if (ret)
+		policy_free(file);
+	return ret;
+}
+
 int report_command(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -77,22 +104,11 @@ int report_command(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		log_error("unexpected argument '%s' to report", argv[optind]);
-		return 2;
-	}
-	policy_init(&file);
-	if (policy_path) {
-		ret = read_file(policy_path, &file);
-		if (ret)
-			return ret;
-		judge = &file;
-	}
-	ret = read_live(&live, &d);
-	if (ret) {
-		policy_free(&file);
+	ret = read_inputs("report", argc, argv, policy_path, &file, &live, &d);
+	if (ret)
 		return ret;
-	}
+	if (policy_path)
+		judge = &file;
 	ret = size_report_print(stdout, &d, judge, policy_path ? policy_path : "the live policy",
 				json);
 	if (ret)
@@ -169,21 +185,9 @@ int suggest_command(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		log_error("unexpected argument '%s' to suggest", argv[optind]);
-		return 2;
-	}
-	policy_init(&base);
-	if (policy_path) {
-		ret = read_file(policy_path, &base);
-		if (ret)
-			return ret;
-	}
-	ret = read_live(&live, &d);
-	if (ret) {
-		policy_free(&base);
+	ret = read_inputs("suggest", argc, argv, policy_path, &base, &live, &d);
+	if (ret)
 		return ret;
-	}
 	ret = size_suggest(policy_path ? &base : &live, &d, &o, &out);
 	if (!ret) {
 		printf("# argguard suggest --keep-share %g --margin %u: from the execs counted "

@@ -105,6 +105,15 @@ uint64_t size_slots_assign(struct policy *next, const struct policy *live, bool 
 	return fresh;
 }
 
+/* The scope of the rule r, at its slot if it has one of its own. */
+static void put_scope(struct size_scope *scopes, const struct argguard_rule *r,
+		      struct size_scope scope)
+{
+	scope.ruled = true;
+	if (own_slot(r->size_slot))
+		scopes[r->size_slot] = scope;
+}
+
 void size_slots_scopes(const struct policy *p, struct size_scope *scopes)
 {
 	memset(scopes, 0, ARGGUARD_SIZE_SLOTS * sizeof(*scopes));
@@ -113,24 +122,14 @@ void size_slots_scopes(const struct policy *p, struct size_scope *scopes)
 	scopes[ARGGUARD_SIZE_SLOT_SETUID].scope = ARGGUARD_SCOPE_SETUID;
 	scopes[ARGGUARD_SIZE_SLOT_SETUID].ruled = true;
 	scopes[ARGGUARD_SIZE_SLOT_OTHER].other = true;
-	for (size_t i = 0; i < p->n_uids; i++) {
-		uint32_t s = p->uids[i].rule.size_slot;
-
-		if (!own_slot(s))
-			continue;
-		scopes[s] = (struct size_scope){ .scope = ARGGUARD_SCOPE_UID,
-						 .ruled = true,
-						 .uid = p->uids[i].uid };
-	}
-	for (size_t i = 0; i < p->n_cgroups; i++) {
-		uint32_t s = p->cgroups[i].rule.size_slot;
-
-		if (!own_slot(s))
-			continue;
-		scopes[s] = (struct size_scope){ .scope = ARGGUARD_SCOPE_CGROUP,
-						 .ruled = true,
-						 .path = p->cgroups[i].path };
-	}
+	for (size_t i = 0; i < p->n_uids; i++)
+		put_scope(
+			scopes, &p->uids[i].rule,
+			(struct size_scope){ .scope = ARGGUARD_SCOPE_UID, .uid = p->uids[i].uid });
+	for (size_t i = 0; i < p->n_cgroups; i++)
+		put_scope(scopes, &p->cgroups[i].rule,
+			  (struct size_scope){ .scope = ARGGUARD_SCOPE_CGROUP,
+					       .path = p->cgroups[i].path });
 }
 
 const struct argguard_rule *size_slots_rule(const struct policy *p, const struct size_scope *s)

@@ -8,6 +8,7 @@
  * errors and never get here; a run or an unload that does fails at its
  * first step.
  */
+#include <errno.h>
 #include <stdio.h>
 
 #include "pin_dir.h"
@@ -17,7 +18,7 @@
 int run_lock_take(void)
 {
 	fputs("argguard_cli: run needs the BPF object: this build has none\n", stderr);
-	return -1;
+	return -ENOENT;
 }
 
 struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
@@ -46,11 +47,11 @@ void programs_close(struct programs *p)
 
 int pin_dir_remove(void)
 {
-	return -1;
+	return -ENOENT;
 }
 
 int pin_dir_unload(void)
 {
 	fputs("argguard_cli: unload is not in this build\n", stderr);
-	return -1;
+	return -ENOENT;
 }

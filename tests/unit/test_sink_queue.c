@@ -57,7 +57,6 @@ static const struct sink_ops fake_ops = {
 	.name = "fake",
 	.prepare = fake_prepare,
 	.send = fake_send,
-	.release = free,
 	.close = fake_close,
 };
 
