@@ -62,7 +62,7 @@ test_shipped_policy_denies_no_real_workload_and_still_the_huge_ones() {
 test_report_shows_the_corpus_and_suggest_denies_only_an_outlier() {
 	local corpus=/argguard-corpus policy=$WORK/corpus.conf suggestion=$WORK/suggested.conf
 	local before records scope max_argc
-	trap 'restore_policy; rmdir "$CG$corpus"; rm -f "$SUID_TRUE" "$PLAIN_TRUE" "$FCAP_TRUE"' EXIT
+	trap "restore_policy; rmdir $CG$corpus; rm -f $SUID_TRUE $PLAIN_TRUE $FCAP_TRUE" EXIT
 	make_setuid_copies
 	mkdir "$CG$corpus"
 	{
