@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 #define ARGGUARD_LEDGER "/run/argguard.ledger"
+/* The drop counts the last written summary covered: a restarted daemon goes on from there. */
+#define ARGGUARD_REPORTED "/run/argguard.reported"
 
 /* The drop counters' totals a written summary brings the log up to. */
 struct log_ledger_mark {
