@@ -167,7 +167,7 @@ static void short_writes_hold_whole_lines_in_order(void)
 	struct record summary = { .kind = RECORD_SUMMARY,
 				  .losses = { .suppressed = 5, .log_backlog = 2 },
 				  .mark_suppressed = 77 };
-	struct log_files f;
+	struct log_files f = { 0 };
 	struct json_log_left left = { .unsettled = ~0ULL };
 	int pids[16], n, err_fd, saved;
 	unsigned int saves;
@@ -292,7 +292,7 @@ static struct after_kill killed_in_a_write(size_t write_bytes, bool counted)
 	char dir[] = "/tmp/argguard-ledger-XXXXXX";
 	struct after_kill after = { .left.unsettled = ~0ULL, .file = "" };
 	struct log_ledger_carry carry;
-	struct log_files names;
+	struct log_files names = { 0 };
 	struct log_ledger *l;
 	struct sink *log;
 	FILE *f;
@@ -377,7 +377,7 @@ static void log_that_is_a_link_is_refused(void)
 {
 	char dir[] = "/tmp/argguard-json-log-XXXXXX", victim[64];
 	struct json_log_left left;
-	struct log_files names, fifo;
+	struct log_files names = { 0 }, fifo;
 	struct stat before = { 0 };
 	struct sink *s;
 	int fd;
