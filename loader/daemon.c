@@ -91,6 +91,8 @@ int run_daemon(const struct run_opts *opts)
 	struct record_pipeline *records;
 	struct sink *sinks[3]; /* the JSON log, journald, the Linux audit log */
 	unsigned int n_sinks;
+	struct json_log_left left;
+	struct record_start start;
 	struct programs *progs;
 	enum argguard_policy_state state;
 	bool earlier_pins;
@@ -142,7 +144,7 @@ int run_daemon(const struct run_opts *opts)
 		goto out_destroy;
 	}
 
-	sinks[0] = json_log_open(opts->log_path);
+	sinks[0] = json_log_open(&(struct json_log_files){ .log = opts->log_path }, &left);
 	if (!sinks[0]) {
 		err = -1;
 		goto out_destroy;
@@ -158,17 +160,25 @@ int run_daemon(const struct run_opts *opts)
 		if (sinks[n_sinks])
 			n_sinks++;
 	}
+	start = (struct record_start){
+		.held_at_exit = left.unsettled,
+		.earlier_pins = earlier_pins,
+		.mark_suppressed = left.mark_suppressed,
+		.mark_ring_full = left.mark_ring_full,
+	};
 	records = record_pipeline_new(
 		&(struct record_maps){
 			.events = programs_map_fd(progs, PIN_EVENTS),
 			.drops = programs_map_fd(progs, PIN_DROPS),
 			.uid_buckets = programs_map_fd(progs, PIN_UID_BUCKETS),
 		},
-		sinks, n_sinks, earlier_pins, opts->log_path);
+		sinks, n_sinks, &start);
 	if (!records) {
 		err = -1;
 		goto out_destroy;
 	}
+	if (!earlier_pins) /* new maps, new counters: an older mark would hide their first drops */
+		json_log_save_mark(sinks[0], start.mark_suppressed, start.mark_ring_full);
 
 	metrics = (struct metrics_file){
 		.dir = opts->metrics_dir,

@@ -22,7 +22,6 @@
 #include "event_json.h"
 #include "log.h"
 #include "log_ledger.h"
-#include "record_pipeline.h"
 
 #define MAX_PENDING 4096 /* records held while the log cannot be written */
 #define BATCH_BYTES 65536 /* lines gathered for one write while more are queued */
@@ -54,25 +53,24 @@ struct json_log {
 	/* The batch's summary, if any (one at most), and where its line ends. */
 	struct log_mark batch_mark;
 	size_t summary_end;
-	struct log_ledger *ledger; /* the pipeline's, as the records bring it */
+	struct log_ledger *ledger; /* what it took and settled; NULL if it could not be mapped */
+	const char *reported; /* where its summaries' mark is saved */
 };
 
 /* A record's line, newline included. */
 struct log_item {
 	struct log_mark mark;
-	struct log_ledger *ledger;
 	size_t len;
 	char line[];
 };
 
-static struct log_item *new_item(const char *line, size_t len, const struct log_mark *mark,
-				 struct log_ledger *ledger)
+static struct log_item *new_item(const char *line, size_t len, const struct log_mark *mark)
 {
 	struct log_item *item = malloc(sizeof(*item) + len + 1);
 
 	if (!item)
 		return NULL;
-	*item = (struct log_item){ .mark = *mark, .ledger = ledger, .len = len };
+	*item = (struct log_item){ .mark = *mark, .len = len };
 	memcpy(item->line, line, len);
 	item->line[len] = '\0';
 	return item;
@@ -83,11 +81,12 @@ static struct log_item *new_item(const char *line, size_t len, const struct log_
  * ledger settles them, and the next daemon's summaries start from the
  * summary's totals.
  */
-static void written(struct log_ledger *ledger, uint64_t lines, const struct log_mark *mark)
+static void written(const struct json_log *log, uint64_t lines, const struct log_mark *mark)
 {
 	if (mark && mark->summary)
-		record_pipeline_save_reported(mark->suppressed, mark->ring_full);
-	log_ledger_wrote(ledger, lines, mark ? mark->counted_lost : 0);
+		log_ledger_save_mark(log->reported, &(struct log_ledger_mark){ mark->suppressed,
+									       mark->ring_full });
+	log_ledger_wrote(log->ledger, lines, mark ? mark->counted_lost : 0);
 }
 
 /*
@@ -95,10 +94,10 @@ static void written(struct log_ledger *ledger, uint64_t lines, const struct log_
  * ending summary_end bytes in, or 0), what the next daemon is to settle
  * should this one be killed in it.
  */
-static void announce_write(const struct json_log *log, struct log_ledger *ledger, size_t lines,
-			   size_t len, size_t summary_end, const struct log_mark *mark)
+static void announce_write(const struct json_log *log, size_t lines, size_t len, size_t summary_end,
+			   const struct log_mark *mark)
 {
-	log_ledger_begin_write(ledger, log->fd, lines, len, summary_end, mark->counted_lost,
+	log_ledger_begin_write(log->ledger, log->fd, lines, len, summary_end, mark->counted_lost,
 			       &(struct log_ledger_mark){ mark->suppressed, mark->ring_full });
 }
 
@@ -231,20 +230,19 @@ static bool append_line(struct json_log *log, const struct log_item *item)
 	off_t after;
 	int err;
 
-	announce_write(log, item->ledger, 1, item->len, item->mark.summary ? item->len : 0,
-		       &item->mark);
+	announce_write(log, 1, item->len, item->mark.summary ? item->len : 0, &item->mark);
 	n = write(log->fd, item->line, item->len);
 	err = errno;
 	if (n == (ssize_t)item->len) {
-		written(item->ledger, 1, &item->mark);
-		log_ledger_end_write(item->ledger);
+		written(log, 1, &item->mark);
+		log_ledger_end_write(log->ledger);
 		return true;
 	}
 	/* O_APPEND: the short write ended at the end of the file. */
 	after = n >= 0 ? lseek(log->fd, 0, SEEK_CUR) : -1;
 	if (n > 0 && after >= n && ftruncate(log->fd, after - n))
 		log_error("failed to cut a partial record from %s: %s", log->path, strerror(errno));
-	log_ledger_end_write(item->ledger);
+	log_ledger_end_write(log->ledger);
 	write_failed(log, n, err, after);
 	return false;
 }
@@ -265,15 +263,20 @@ static void flush_pending(struct json_log *log)
 			 log->path, done, (unsigned long long)log->write_errors);
 }
 
-/* In the pipeline's thread: the record's line. */
+/*
+ * In the pipeline's thread: the record's line. Each record comes here
+ * once, whether the queue then has room for it or not: the ledger takes
+ * it, to be settled by its line or by a summary that counts it lost.
+ */
 static void *json_log_prepare(struct sink *s, const struct record *r)
 {
+	struct json_log *log = sink_container(s, struct json_log);
 	struct log_mark mark = { 0 };
 	size_t len;
 	char *line = record_to_json(r, &len);
 	struct log_item *item = NULL;
 
-	(void)s;
+	log_ledger_took(log->ledger, 1);
 	if (r->kind == RECORD_SUMMARY)
 		mark = (struct log_mark){
 			.summary = true,
@@ -283,7 +286,7 @@ static void *json_log_prepare(struct sink *s, const struct record *r)
 		};
 	if (line) {
 		line[len] = '\n'; /* in place of the NUL: new_item() copies len + 1 */
-		item = new_item(line, len + 1, &mark, r->ledger);
+		item = new_item(line, len + 1, &mark);
 	}
 	free(line);
 	return item;
@@ -302,9 +305,9 @@ static void hold(struct json_log *log, struct log_item *item)
 
 /* A copy of a record's line to hold back; one that cannot be copied is given up. */
 static void hold_copy(struct json_log *log, const char *line, size_t len,
-		      const struct log_mark *mark, struct log_ledger *ledger)
+		      const struct log_mark *mark)
 {
-	struct log_item *item = new_item(line, len, mark, ledger);
+	struct log_item *item = new_item(line, len, mark);
 
 	if (item)
 		hold(log, item);
@@ -326,8 +329,7 @@ static void write_batch(struct json_log *log)
 
 	if (!log->batch_len)
 		return;
-	announce_write(log, log->ledger, log->batch_lines, log->batch_len, log->summary_end,
-		       &log->batch_mark);
+	announce_write(log, log->batch_lines, log->batch_len, log->summary_end, &log->batch_mark);
 	n = write(log->fd, log->batch, log->batch_len);
 	err = errno;
 	if (n == (ssize_t)log->batch_len) {
@@ -348,14 +350,12 @@ static void write_batch(struct json_log *log)
 	if (done < log->batch_len) /* a short write: count what went in */
 		for (size_t i = lines = 0; i < done; i++)
 			lines += log->batch[i] == '\n';
-	written(log->ledger, lines,
-		log->summary_end && done >= log->summary_end ? &log->batch_mark : NULL);
+	written(log, lines, log->summary_end && done >= log->summary_end ? &log->batch_mark : NULL);
 	log_ledger_end_write(log->ledger);
 	for (size_t at = done; at < log->batch_len; at = next) {
 		next = (char *)memchr(log->batch + at, '\n', log->batch_len - at) - log->batch + 1;
 		hold_copy(log, log->batch + at, next - at,
-			  next == log->summary_end ? &log->batch_mark : &(struct log_mark){ 0 },
-			  log->ledger);
+			  next == log->summary_end ? &log->batch_mark : &(struct log_mark){ 0 });
 	}
 	log->batch_len = 0;
 	log->batch_lines = 0;
@@ -376,13 +376,12 @@ static int json_log_send(struct sink *s, void *it)
 	if (!log->n_pending && item->len > BATCH_BYTES && append_line(log, item))
 		return 0;
 	if (log->n_pending || item->len > BATCH_BYTES) { /* behind what waits for space */
-		hold_copy(log, item->line, item->len, &item->mark, item->ledger);
+		hold_copy(log, item->line, item->len, &item->mark);
 		return 0;
 	}
 	memcpy(log->batch + log->batch_len, item->line, item->len);
 	log->batch_len += item->len;
 	log->batch_lines++;
-	log->ledger = item->ledger;
 	if (item->mark.summary) {
 		log->summary_end = log->batch_len;
 		log->batch_mark = item->mark;
@@ -406,6 +405,8 @@ static void json_log_close(struct sink *s)
 	close(log->fd);
 	for (unsigned int i = 0; i < log->n_pending; i++)
 		free(log->pending[i]);
+	/* What it still held stays unsettled: the next daemon's first summary reports it. */
+	log_ledger_close(log->ledger);
 	free(log);
 }
 
@@ -418,10 +419,33 @@ static const struct sink_ops json_log_ops = {
 	.close = json_log_close,
 };
 
-struct sink *json_log_open(const char *path)
+/*
+ * Map the ledger, settle what the last daemon left in it, and read back
+ * the mark its summaries reached: a summary it wrote as it was killed, its
+ * line in the file, has its mark saved now.
+ */
+static void open_ledger(struct json_log *log, const char *path, struct json_log_left *left)
 {
+	struct log_ledger_carry carry;
+	struct log_ledger_mark mark = { 0 };
+
+	log->ledger = log_ledger_open(path, log->path, &carry);
+	if (carry.has_mark)
+		log_ledger_save_mark(log->reported, &carry.mark);
+	log_ledger_read_mark(log->reported, &mark); /* else none: 0 */
+	*left = (struct json_log_left){
+		.unsettled = carry.unsettled,
+		.mark_suppressed = mark.suppressed,
+		.mark_ring_full = mark.ring_full,
+	};
+}
+
+struct sink *json_log_open(const struct json_log_files *files, struct json_log_left *left)
+{
+	const char *path = files->log ? files->log : DEFAULT_LOG;
 	struct json_log *log = calloc(1, sizeof(*log));
 
+	*left = (struct json_log_left){ 0 };
 	if (!log) {
 		log_error("failed to open log %s: %s", path, strerror(ENOMEM));
 		return NULL;
@@ -433,5 +457,15 @@ struct sink *json_log_open(const char *path)
 	}
 	log->sink.ops = &json_log_ops;
 	log->path = path;
+	log->reported = files->reported ? files->reported : ARGGUARD_REPORTED;
+	open_ledger(log, files->ledger ? files->ledger : ARGGUARD_LEDGER, left);
 	return &log->sink;
+}
+
+void json_log_save_mark(struct sink *s, uint64_t suppressed, uint64_t ring_full)
+{
+	struct json_log *log = sink_container(s, struct json_log);
+
+	log_ledger_save_mark(log->reported, &(struct log_ledger_mark){ .suppressed = suppressed,
+								       .ring_full = ring_full });
 }

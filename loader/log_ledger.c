@@ -3,12 +3,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
+#include "units.h"
 
 /*
  * Whole lines in the log file's bytes [from, to); *whole_end: just past
@@ -159,4 +162,30 @@ void log_ledger_close(struct log_ledger *l)
 {
 	if (l)
 		munmap(l, sizeof(*l));
+}
+
+void log_ledger_save_mark(const char *path, const struct log_ledger_mark *mark)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
+		return;
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	fprintf(f, "%llu %llu\n", (unsigned long long)mark->suppressed,
+		(unsigned long long)mark->ring_full);
+	if (fclose(f) == 0)
+		rename(tmp, path);
+}
+
+bool log_ledger_read_mark(const char *path, struct log_ledger_mark *mark)
+{
+	unsigned long long v[2]; /* suppressed, ring_full */
+
+	if (read_numbers(path, v, 2) < 2)
+		return false;
+	*mark = (struct log_ledger_mark){ .suppressed = v[0], .ring_full = v[1] };
+	return true;
 }

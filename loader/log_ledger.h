@@ -21,6 +21,8 @@
 #include <stdint.h>
 
 #define ARGGUARD_LEDGER "/run/argguard.ledger"
+/* The drop counts the last written summary covered: a restarted daemon goes on from there. */
+#define ARGGUARD_REPORTED "/run/argguard.reported"
 
 /* The drop counters' totals a written summary brings the log up to. */
 struct log_ledger_mark {
@@ -77,5 +79,13 @@ void log_ledger_begin_write(struct log_ledger *l, int fd, uint64_t lines, uint64
 void log_ledger_end_write(struct log_ledger *l);
 
 void log_ledger_close(struct log_ledger *l);
+
+/*
+ * The summary mark in the file at path (ARGGUARD_REPORTED): saved once a
+ * summary's line is in the log, read back by the next daemon. Reading,
+ * false if there is none (no file, or one that does not parse).
+ */
+void log_ledger_save_mark(const char *path, const struct log_ledger_mark *mark);
+bool log_ledger_read_mark(const char *path, struct log_ledger_mark *mark);
 
 #endif /* ARGGUARD_LOG_LEDGER_H */

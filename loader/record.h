@@ -13,8 +13,6 @@
 
 #include "argguard.h"
 
-struct log_ledger;
-
 /* How many records the rate limits held back for one uid. */
 struct uid_suppressed {
 	uint32_t uid;
@@ -65,8 +63,6 @@ struct record {
 	uint64_t end_ns; /* CLOCK_MONOTONIC: when it ends */
 	/* The drop counters' totals the summary brings the log up to. */
 	uint64_t mark_suppressed, mark_ring_full;
-	/* The pipeline's ledger (log_ledger.h), where the log counts what it wrote; may be NULL. */
-	struct log_ledger *ledger;
 };
 
 /*

@@ -11,7 +11,6 @@
 #include "record_pipeline.h"
 
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -23,11 +22,9 @@
 #include "clocks.h"
 #include "event_json.h"
 #include "log.h"
-#include "log_ledger.h"
 #include "policy.h"
 #include "policy_maps.h"
 #include "sink_queue.h"
-#include "units.h"
 
 /* How often, at most, the counters of lost records are read (and a summary written). */
 #define LOSS_CHECK_INTERVAL_NS 500000000ULL
@@ -55,7 +52,6 @@ struct record_pipeline {
 	struct uid_counts uids; /* as the last summary left them */
 	uint64_t malformed; /* records shorter than an event */
 	uint64_t held_at_exit; /* what the last daemon's log never settled: reported here */
-	struct log_ledger *ledger;
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;
 	struct losses reported; /* what the last summary covered */
@@ -68,8 +64,6 @@ struct record_pipeline {
 static void write_record(struct record_pipeline *p, struct record *r)
 {
 	r->realtime_offset_ns = p->realtime_offset_ns;
-	r->ledger = p->ledger;
-	log_ledger_took(p->ledger, 1); /* the log's: written, or counted lost by a summary */
 	for (unsigned int i = 0; i < p->n_sinks; i++)
 		sink_queue_push(p->sinks[i], r);
 }
@@ -174,34 +168,20 @@ static void top_uids_since(struct record_pipeline *p, struct uid_suppressed *top
 }
 
 /*
- * The drop counts the last summary covered, kept across restarts: drops
- * while no daemon ran go into the next daemon's first summary.
+ * Where an adopted daemon's summaries start: the drop counts the last
+ * daemon's summaries covered, kept across restarts, so that drops while no
+ * daemon ran go into the next daemon's first summary. None (or counts that
+ * do not fit the maps) means no summary has covered the pinned counters
+ * yet: all of their drops are still to be reported.
  */
-void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full)
+static void go_on_from(struct record_pipeline *p, const struct record_start *start)
 {
-	FILE *f = fopen(ARGGUARD_REPORTED ".new", "we");
+	uint64_t suppressed = start->mark_suppressed, ring_full = start->mark_ring_full;
 
-	if (!f)
-		return;
-	fprintf(f, "%llu %llu\n", (unsigned long long)suppressed, (unsigned long long)ring_full);
-	if (fclose(f) == 0)
-		rename(ARGGUARD_REPORTED ".new", ARGGUARD_REPORTED);
-}
-
-/*
- * Where an adopted daemon's summaries start. No file (or one that does not
- * fit the maps) means no summary has covered the pinned counters yet: all
- * of their drops are still to be reported.
- */
-static void load_reported(struct record_pipeline *p)
-{
-	unsigned long long v[2]; /* suppressed, ring_full */
-
-	if (read_numbers(ARGGUARD_REPORTED, v, 2) < 2 || v[0] > p->reported.n.suppressed ||
-	    v[1] > p->reported.n.ring_full)
-		v[0] = v[1] = 0;
-	p->reported.n.suppressed = v[0];
-	p->reported.n.ring_full = v[1];
+	if (suppressed > p->reported.n.suppressed || ring_full > p->reported.n.ring_full)
+		suppressed = ring_full = 0;
+	p->reported.n.suppressed = suppressed;
+	p->reported.n.ring_full = ring_full;
 }
 
 /* A summary record for what was held back or lost since the last one. */
@@ -241,9 +221,8 @@ static void report_losses(struct record_pipeline *p)
 
 struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 					    struct sink *const *sinks, unsigned int n_sinks,
-					    bool earlier_pins, const char *log_path)
+					    struct record_start *start)
 {
-	struct log_ledger_carry carry;
 	struct record_pipeline *p = calloc(1, sizeof(*p) + n_sinks * sizeof(struct sink *));
 
 	if (!p) {
@@ -274,15 +253,11 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	read_losses(p, &p->reported);
 	read_uid_counts(p->uid_buckets_fd, &p->uids);
 	/* Reported in the first summary: what the last daemon's log never settled. */
-	p->ledger = log_ledger_open(ARGGUARD_LEDGER, log_path, &carry);
-	p->held_at_exit = carry.unsettled;
-	if (earlier_pins) {
-		if (carry.has_mark) /* a summary it wrote as it was killed */
-			record_pipeline_save_reported(carry.mark.suppressed, carry.mark.ring_full);
-		load_reported(p);
-	} else { /* new maps, new counters: an older mark would hide their first drops */
-		record_pipeline_save_reported(p->reported.n.suppressed, p->reported.n.ring_full);
-	}
+	p->held_at_exit = start->held_at_exit;
+	if (start->earlier_pins)
+		go_on_from(p, start);
+	start->mark_suppressed = p->reported.n.suppressed;
+	start->mark_ring_full = p->reported.n.ring_full;
 	return p;
 }
 
@@ -338,7 +313,6 @@ void record_pipeline_free(struct record_pipeline *p)
 	/* What the log still holds stays unsettled: the next daemon's first summary reports it. */
 	for (unsigned int i = 0; i < p->n_sinks; i++)
 		sink_queue_stop(p->sinks[i], &l);
-	log_ledger_close(p->ledger);
 	cgroup_cache_free(&p->cgroups);
 	free(p);
 }

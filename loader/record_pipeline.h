@@ -11,9 +11,6 @@
 
 #include "sink.h"
 
-/* The drop counts the last summary covered: a restarted daemon goes on from there. */
-#define ARGGUARD_REPORTED "/run/argguard.reported"
-
 struct record_pipeline;
 
 /* The maps a pipeline reads, by fd. */
@@ -23,18 +20,28 @@ struct record_maps {
 	int uid_buckets; /* the uid buckets, for the uids a summary names */
 };
 
+/* Where the summaries start: what the last daemon's log left (json_log.h). */
+struct record_start {
+	uint64_t held_at_exit; /* records it never settled: the first summary reports them */
+	bool earlier_pins; /* the maps were adopted: their counters go on */
+	/*
+	 * With earlier_pins, the drop counts the last daemon's summaries covered
+	 * (0: none); counts that do not fit the maps count as none. The pipeline
+	 * puts here those its own summaries start from.
+	 */
+	uint64_t mark_suppressed, mark_ring_full;
+};
+
 /*
  * Records from the ring buffer to the sinks, in their order; the pipeline
  * takes the sinks over, and closes them when it is freed (or now, if it
- * fails). earlier_pins: the maps were adopted, so the first summary goes
- * on from the last daemon's (ARGGUARD_REPORTED). log_path: the JSON log,
- * where the ledger (ARGGUARD_LEDGER) settles a write the last daemon was
- * killed in. NULL, with the reason logged, if the ring buffer cannot be
+ * fails). The first sink is the log, whose records the summaries
+ * reconcile. NULL, with the reason logged, if the ring buffer cannot be
  * opened.
  */
 struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 					    struct sink *const *sinks, unsigned int n_sinks,
-					    bool earlier_pins, const char *log_path);
+					    struct record_start *start);
 
 /*
  * Wait up to timeout_ms for records and pass them on; then have the sinks
@@ -49,12 +56,6 @@ void record_pipeline_reopen(struct record_pipeline *p);
 
 /* At exit: pass on what is left in the ring buffer, then a last summary. */
 void record_pipeline_drain(struct record_pipeline *p);
-
-/*
- * Mark the drop counts up to suppressed and ring_full as reported, for a
- * restarted daemon to go on from. The log calls it once a summary is written.
- */
-void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full);
 
 /* Close the sinks and free p; NULL does nothing. */
 void record_pipeline_free(struct record_pipeline *p);

@@ -4,7 +4,8 @@
  * against a file whose size RLIMIT_FSIZE caps: lines gathered into one
  * write, a short write cut back to whole lines, the rest held and written
  * in order once the file can grow, and a summary's mark saved only once
- * its line is in the file; a log path that is a link is refused.
+ * its line is in the file; the log's ledger, and what it leaves the next
+ * daemon; a log path that is a link is refused.
  */
 #define _GNU_SOURCE /* mkdtemp() */
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,18 +23,65 @@
 #include "check.h"
 #include "json_log.h"
 #include "log_ledger.h"
-#include "record_pipeline.h"
 #include "sample_event.h"
 
-/* The pipeline's: here, what the log asked to save. */
-static unsigned int marks_saved;
-static uint64_t mark_suppressed;
+/* A log's files, in a temporary directory of the test's. */
+struct log_files {
+	char log[64], ledger[64], reported[64];
+	int watch; /* an inotify fd: each save of the mark renames a file to reported */
+};
 
-void record_pipeline_save_reported(uint64_t suppressed, uint64_t ring_full)
+static void name_files(struct log_files *f, const char *dir)
 {
-	(void)ring_full;
-	marks_saved++;
-	mark_suppressed = suppressed;
+	snprintf(f->log, sizeof(f->log), "%s/events.jsonl", dir);
+	snprintf(f->ledger, sizeof(f->ledger), "%s/ledger", dir);
+	snprintf(f->reported, sizeof(f->reported), "%s/reported", dir);
+	f->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	CHECK(f->watch >= 0 && inotify_add_watch(f->watch, dir, IN_MOVED_TO) >= 0,
+	      "watching %s for saved marks", dir);
+}
+
+static struct sink *open_in(const struct log_files *f, struct json_log_left *left)
+{
+	return json_log_open(&(struct json_log_files){ .log = f->log,
+						       .ledger = f->ledger,
+						       .reported = f->reported },
+			     left);
+}
+
+/* How many times the mark was saved since the last call. */
+static unsigned int marks_saved(const struct log_files *f)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	unsigned int n = 0;
+	ssize_t len;
+
+	while ((len = read(f->watch, buf, sizeof(buf))) > 0) {
+		for (char *at = buf; at < buf + len;) {
+			const struct inotify_event *ev = (const struct inotify_event *)at;
+
+			n += ev->len && !strcmp(ev->name, "reported");
+			at += sizeof(*ev) + ev->len;
+		}
+	}
+	return n;
+}
+
+/* The saved mark's suppressed count, or -1 if there is none. */
+static long long saved_suppressed(const struct log_files *f)
+{
+	struct log_ledger_mark mark;
+
+	return log_ledger_read_mark(f->reported, &mark) ? (long long)mark.suppressed : -1;
+}
+
+static void remove_files(const struct log_files *f, const char *dir)
+{
+	close(f->watch);
+	unlink(f->log);
+	unlink(f->ledger);
+	unlink(f->reported);
+	rmdir(dir);
 }
 
 static void send(struct sink *s, const struct record *r)
@@ -105,75 +154,87 @@ static void stderr_back(int fd, int saved, char *buf, size_t len)
 	buf[n > 0 ? n : 0] = '\0';
 }
 
+/* A record the queue had no room for: prepared (so taken), then dropped, as sink_queue.c does. */
+static void drop(struct sink *s, const struct record *r)
+{
+	free(s->ops->prepare(s, r));
+}
+
 static void short_writes_hold_whole_lines_in_order(void)
 {
-	char dir[] = "/tmp/argguard-json-log-XXXXXX", log_path[64], ledger_path[64];
-	struct argguard_event e[10];
+	char dir[] = "/tmp/argguard-json-log-XXXXXX";
+	struct argguard_event e[13];
 	struct record summary = { .kind = RECORD_SUMMARY,
 				  .losses = { .suppressed = 5, .log_backlog = 2 },
 				  .mark_suppressed = 77 };
-	struct log_ledger *ledger;
-	struct log_ledger_carry carry;
+	struct log_files f = { 0 };
+	struct json_log_left left = { .unsettled = ~0ULL };
 	int pids[16], n, err_fd, saved;
+	unsigned int saves;
 	char said[4096];
 	struct sink *log;
 
 	if (!mkdtemp(dir))
 		return;
-	snprintf(log_path, sizeof(log_path), "%s/events.jsonl", dir);
-	snprintf(ledger_path, sizeof(ledger_path), "%s/ledger", dir);
-	ledger = log_ledger_open(ledger_path, log_path, &carry);
-	CHECK(ledger && carry.unsettled == 0, "a new ledger carries nothing over");
-	if (!ledger)
-		return;
-	summary.ledger = ledger;
-	log_ledger_took(ledger, 2); /* the two the summary counts lost */
-	log = json_log_open(log_path);
+	name_files(&f, dir);
+	log = open_in(&f, &left);
 	CHECK(log != NULL, "the log opens");
 	if (!log)
 		return;
+	CHECK(left.unsettled == 0 && left.mark_suppressed == 0 && marks_saved(&f) == 0,
+	      "a new log's ledger carries nothing over, and no mark is saved: %llu",
+	      (unsigned long long)left.unsettled);
+	for (int i = 0; i < 13; i++) {
+		e[i] = sample_event();
+		e[i].pid = 100 + i;
+	}
+	/* The two the summary counts lost. */
+	drop(log, &(struct record){ .kind = RECORD_EXEC, .event = &e[10] });
+	drop(log, &(struct record){ .kind = RECORD_EXEC, .event = &e[11] });
 	signal(SIGXFSZ, SIG_IGN); /* past the limit, write() fails with EFBIG */
 	set_file_limit(2500); /* room for a few lines of about 600 bytes */
 	for (int i = 0; i < 10; i++) {
-		e[i] = sample_event();
-		e[i].pid = 100 + i;
-		log_ledger_took(ledger, 1);
-		send(log,
-		     &(struct record){ .kind = RECORD_EXEC, .event = &e[i], .ledger = ledger });
-		if (i == 1) {
-			log_ledger_took(ledger, 1);
+		send(log, &(struct record){ .kind = RECORD_EXEC, .event = &e[i] });
+		if (i == 1)
 			send(log, &summary);
-		}
 	}
-	CHECK(read_pids(log_path, pids, 16) == 0, "nothing is written while records are queued");
+	CHECK(read_pids(f.log, pids, 16) == 0, "nothing is written while records are queued");
+	CHECK(marks_saved(&f) == 0, "no mark is saved before the summary's line is written");
 	err_fd = stderr_to_file(&saved);
 	log->ops->flush(log); /* the queue emptied */
 	stderr_back(err_fd, saved, said, sizeof(said));
 	CHECK(strstr(said, "it has reached the size limit of 2500 bytes (LimitFSIZE="),
 	      "the daemon says the log met its size limit: %s", said);
-	n = read_pids(log_path, pids, 16);
+	n = read_pids(f.log, pids, 16);
 	CHECK(n > 0 && n < 11, "the capped file holds some whole lines: %d", n);
-	CHECK(marks_saved == (n > 2),
-	      "the summary's mark is saved only if its line is in: %d lines, %u saves", n,
-	      marks_saved);
+	saves = marks_saved(&f);
+	CHECK(saves == (n > 2) && saved_suppressed(&f) == (n > 2 ? 77 : -1),
+	      "the summary's mark is saved only if its line is in: %d lines, %u saves of %lld", n,
+	      saves, saved_suppressed(&f));
 	set_file_limit(RLIM_INFINITY);
 	log->ops->flush(log);
-	n = read_pids(log_path, pids, 16);
+	n = read_pids(f.log, pids, 16);
 	CHECK(n == 11, "every record is in the file once the limit is lifted: %d of 11", n);
 	for (int i = 0, want = 100; i < n && n == 11; i++) {
 		int expect = i == 2 ? -1 : want++;
 
 		CHECK(pids[i] == expect, "line %d is record %d: %d", i + 1, expect, pids[i]);
 	}
-	log_ledger_close(ledger);
-	ledger = log_ledger_open(ledger_path, log_path, &carry);
-	CHECK(ledger && carry.unsettled == 0, "once all is written, nothing is carried over: %llu",
-	      (unsigned long long)carry.unsettled);
-	log_ledger_close(ledger);
+	saves += marks_saved(&f);
+	CHECK(saves == 1 && saved_suppressed(&f) == 77,
+	      "the summary's mark is saved once, as its line goes in: %u saves of %lld", saves,
+	      saved_suppressed(&f));
+	drop(log, &(struct record){ .kind = RECORD_EXEC, .event = &e[12] }); /* and never counted */
 	log->ops->close(log);
-	unlink(ledger_path);
-	unlink(log_path);
-	rmdir(dir);
+	log = open_in(&f, &left); /* the next daemon */
+	CHECK(log && left.unsettled == 1 && left.mark_suppressed == 77,
+	      "the next daemon carries the one record never settled, not %llu, and goes on "
+	      "from the mark, 77, not %llu",
+	      (unsigned long long)left.unsettled, (unsigned long long)left.mark_suppressed);
+	CHECK(marks_saved(&f) == 0, "opening the log saves no mark of its own");
+	if (log)
+		log->ops->close(log);
+	remove_files(&f, dir);
 }
 
 /* A daemon killed with records unsettled: the next carries them until a summary counts them. */
@@ -209,78 +270,85 @@ static void unsettled_records_carry_over_until_counted(void)
 	unlink(path);
 }
 
+/* What the next daemon's log found the killed one left. */
+struct after_kill {
+	struct json_log_left left;
+	unsigned int saves; /* of the mark, as the log opened */
+	const char *file; /* the log's bytes */
+};
+
 /*
  * A daemon killed in a write to the log: it took 6 records, 2 of them
  * lost and counted by the summary that is line 2 of a 3-line write; the
  * sixth was still queued. write_bytes of the write reach the file; counted:
  * whether the daemon counted the write before it died. What the next
- * daemon carries over, from the ledger and the file.
+ * daemon's log carries over, from the ledger and the file.
  */
-static struct log_ledger_carry killed_in_a_write(size_t write_bytes, bool counted,
-						 const char **left)
+static struct after_kill killed_in_a_write(size_t write_bytes, bool counted)
 {
 	static char file[4096];
 	static const char lines[] = "{\"n\":1}\n{\"summary\":1}\n{\"n\":3}\n";
 	const size_t summary_end = sizeof("{\"n\":1}\n{\"summary\":1}\n") - 1;
-	char dir[] = "/tmp/argguard-ledger-XXXXXX", path[64], log_path[64];
-	struct log_ledger_carry carry = { .unsettled = ~0ULL };
+	char dir[] = "/tmp/argguard-ledger-XXXXXX";
+	struct after_kill after = { .left.unsettled = ~0ULL, .file = "" };
+	struct log_ledger_carry carry;
+	struct log_files names = { 0 };
 	struct log_ledger *l;
 	struct sink *log;
 	FILE *f;
 	int fd;
 
 	if (!mkdtemp(dir))
-		return carry;
-	snprintf(path, sizeof(path), "%s/ledger", dir);
-	snprintf(log_path, sizeof(log_path), "%s/events.jsonl", dir);
-	fd = open(log_path, O_WRONLY | O_APPEND | O_CREAT, 0600);
-	l = log_ledger_open(path, log_path, &carry);
+		return after;
+	name_files(&names, dir);
+	fd = open(names.log, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	l = log_ledger_open(names.ledger, names.log, &carry);
 	if (fd < 0 || !l || write(fd, "{\"n\":0}\n", 8) != 8)
-		return carry;
+		return after;
 	log_ledger_took(l, 6);
 	log_ledger_begin_write(l, fd, 3, sizeof(lines) - 1, summary_end, 2,
 			       &(struct log_ledger_mark){ .suppressed = 9, .ring_full = 8 });
 	if (write(fd, lines, write_bytes) != (ssize_t)write_bytes)
-		return carry;
+		return after;
 	if (counted)
 		log_ledger_wrote(l, 3, 2); /* and killed before it ended the write */
 	close(fd);
 	log_ledger_close(l);
-	log = json_log_open(log_path); /* the next daemon */
-	l = log_ledger_open(path, log_path, &carry);
-	f = fopen(log_path, "r");
+	log = open_in(&names, &after.left); /* the next daemon */
+	CHECK(log, "the next daemon's log opens");
+	after.saves = marks_saved(&names);
+	f = fopen(names.log, "r");
 	file[f ? fread(file, 1, sizeof(file) - 1, f) : 0] = '\0';
-	*left = file;
+	after.file = file;
 	if (f)
 		fclose(f);
 	if (log)
 		log->ops->close(log);
-	log_ledger_close(l);
-	unlink(path);
-	unlink(log_path);
-	rmdir(dir);
-	return carry;
+	remove_files(&names, dir);
+	return after;
 }
 
 static void a_write_a_daemon_was_killed_in_is_settled_from_the_file(void)
 {
-	const char *left = "";
-	struct log_ledger_carry c;
+	struct after_kill a;
 
-	c = killed_in_a_write(30, false, &left);
-	CHECK(c.unsettled == 1 && c.has_mark && c.mark.suppressed == 9 && c.mark.ring_full == 8,
-	      "a whole write, uncounted: 1 record unsettled and the summary's mark, not %llu%s",
-	      (unsigned long long)c.unsettled, c.has_mark ? "" : " and no mark");
-	c = killed_in_a_write(30, true, &left);
-	CHECK(c.unsettled == 1 && c.has_mark,
+	a = killed_in_a_write(30, false);
+	CHECK(a.left.unsettled == 1 && a.saves == 1 && a.left.mark_suppressed == 9 &&
+		      a.left.mark_ring_full == 8,
+	      "a whole write, uncounted: 1 record unsettled, not %llu, and the summary's mark "
+	      "saved: %u saves, of %llu",
+	      (unsigned long long)a.left.unsettled, a.saves,
+	      (unsigned long long)a.left.mark_suppressed);
+	a = killed_in_a_write(30, true);
+	CHECK(a.left.unsettled == 1 && a.saves == 1 && a.left.mark_suppressed == 9,
 	      "a whole write, counted: settled once, not twice: 1 unsettled, not %llu",
-	      (unsigned long long)c.unsettled);
-	c = killed_in_a_write(12, false, &left);
-	CHECK(c.unsettled == 5 && !c.has_mark,
-	      "a write cut in its second line: 5 unsettled and no mark, not %llu%s",
-	      (unsigned long long)c.unsettled, c.has_mark ? " and a mark" : "");
-	CHECK(!strcmp(left, "{\"n\":0}\n{\"n\":1}\n"),
-	      "the next daemon cuts the half line, keeping whole ones: '%s'", left);
+	      (unsigned long long)a.left.unsettled);
+	a = killed_in_a_write(12, false);
+	CHECK(a.left.unsettled == 5 && a.saves == 0 && a.left.mark_suppressed == 0,
+	      "a write cut in its second line: 5 unsettled, not %llu, and no mark: %u saves",
+	      (unsigned long long)a.left.unsettled, a.saves);
+	CHECK(!strcmp(a.file, "{\"n\":0}\n{\"n\":1}\n"),
+	      "the next daemon cuts the half line, keeping whole ones: '%s'", a.file);
 }
 
 /* What must stay as it was: the file a planted link or name points at. */
@@ -307,7 +375,9 @@ static bool victim_untouched(const char *path, const struct stat *before)
  */
 static void log_that_is_a_link_is_refused(void)
 {
-	char dir[] = "/tmp/argguard-json-log-XXXXXX", victim[64], log_path[64], fifo[64];
+	char dir[] = "/tmp/argguard-json-log-XXXXXX", victim[64];
+	struct json_log_left left;
+	struct log_files names = { 0 }, fifo;
 	struct stat before = { 0 };
 	struct sink *s;
 	int fd;
@@ -317,49 +387,49 @@ static void log_that_is_a_link_is_refused(void)
 		return;
 	}
 	snprintf(victim, sizeof(victim), "%s/victim", dir);
-	snprintf(log_path, sizeof(log_path), "%s/events.jsonl", dir);
-	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	name_files(&names, dir);
+	fifo = names;
+	snprintf(fifo.log, sizeof(fifo.log), "%s/fifo", dir);
 	fd = open(victim, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	CHECK(fd >= 0 && write(fd, victim_text, strlen(victim_text)) > 0 && !fstat(fd, &before),
 	      "made the file a link will point at");
 	if (fd >= 0)
 		close(fd);
 
-	CHECK(symlink(victim, log_path) == 0, "planted a symbolic link at the log's path");
-	s = json_log_open(log_path);
+	CHECK(symlink(victim, names.log) == 0, "planted a symbolic link at the log's path");
+	s = open_in(&names, &left);
 	CHECK(!s, "a log that is a symbolic link is refused");
 	CHECK(victim_untouched(victim, &before),
 	      "the link's target keeps its bytes, owner and mode");
 	if (s)
 		s->ops->close(s);
-	unlink(log_path);
+	unlink(names.log);
 
-	CHECK(link(victim, log_path) == 0, "planted a hard link at the log's path");
-	s = json_log_open(log_path);
+	CHECK(link(victim, names.log) == 0, "planted a hard link at the log's path");
+	s = open_in(&names, &left);
 	CHECK(!s, "a log that is another name of a file is refused");
 	CHECK(victim_untouched(victim, &before), "the file keeps its bytes, owner and mode");
 	if (s)
 		s->ops->close(s);
-	unlink(log_path);
+	unlink(names.log);
 
 	/* With a reader, so that an open for writing does not wait for one. */
-	fd = mkfifo(fifo, 0600) ? -1 : open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = mkfifo(fifo.log, 0600) ? -1 : open(fifo.log, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	CHECK(fd >= 0, "made a FIFO, and opened it for reading");
-	s = json_log_open(fifo);
+	s = open_in(&fifo, &left);
 	CHECK(!s, "a log that is a FIFO is refused");
 	if (s)
 		s->ops->close(s);
 	if (fd >= 0)
 		close(fd);
 
-	s = json_log_open(log_path);
+	s = open_in(&names, &left);
 	CHECK(s, "a log that is not there yet is made");
 	if (s)
 		s->ops->close(s);
-	unlink(log_path);
-	unlink(fifo);
+	unlink(fifo.log);
 	unlink(victim);
-	rmdir(dir);
+	remove_files(&names, dir);
 }
 
 int main(void)
