@@ -254,6 +254,17 @@ struct argguard_cgroup_id_key {
 
 #define ARGGUARD_CGROUP_IDS_USED 0
 
+/*
+ * cgroup_patterns: each set's cgroup rules by pattern, in the order the
+ * cgroup_mkdir program tries them, the highest rank first: slot
+ * set * ARGGUARD_MAX_CGROUP_PATTERNS + i holds the i-th, as its
+ * cgroup_rules key; the first slot with an empty path ends the set's. A
+ * cgroup made at a path with no literal rule is indexed in cgroup_ids by
+ * the first pattern that matches it (cgroup_glob.h), so an exec costs the
+ * same whether its cgroup was judged by a path or by a pattern. An apply
+ * writes the slots, then indexes the cgroups that exist by them.
+ */
+
 /* Per-CPU decision counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
 #define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))
 #define ARGGUARD_NR_COUNTERS (ARGGUARD_NR_SCOPES * ARGGUARD_NR_VERDICTS)
