@@ -18,7 +18,7 @@ pattern_cleanup() {
 }
 
 test_cgroup_pattern_judges_each_docker_scope_old_and_new() {
-	local before outside after again shown=/tmp/argguard-shown-patterns.conf
+	local before outside after again out shown=/tmp/argguard-shown-patterns.conf
 	trap pattern_cleanup EXIT
 	# There before the apply: the apply's walk of the tree judges it.
 	before=$(held_scope "docker-$CONTAINER_ID")
@@ -42,7 +42,9 @@ test_cgroup_pattern_judges_each_docker_scope_old_and_new() {
 	argguard policy show >"$shown"
 	grep -qxF "[cgroup /system.slice/docker-*.scope]" "$shown" ||
 		fail "policy show must print the pattern: $(cat "$shown")"
-	argguard policy check "$shown" || fail "policy check must accept what policy show printed"
+	out=$(argguard policy check "$shown" 2>&1) ||
+		fail "policy check must accept what policy show printed: $out"
+	[[ $out != *"no cgroup"* ]] || fail "a pattern is no missing cgroup: $out"
 }
 
 test_cgroup_pattern_double_star_judges_kubernetes_pods() {
