@@ -63,8 +63,6 @@ test_cgroup_pattern_double_star_judges_kubernetes_pods() {
 		in_cgroup "$besteffort" "${PAT_OVER[@]}"
 	crio=$(held_scope "crio-$PAT_ID2" --slice="$pod")
 	expect allowed "100K + 1 in a CRI-O scope of the same pod" in_cgroup "$crio" "${PAT_OVER[@]}"
-	expect allowed "100K + 1 in the pod's slice itself" \
-		in_cgroup "${burstable%/*}" "${PAT_OVER[@]}"
 }
 
 # deleg_mkdir PATH...: make cgroups below $PAT_DELEG as the user it is delegated to.
