@@ -106,6 +106,20 @@ struct {
 	__type(value, struct argguard_cgroup_key);
 } argguard_cgroup_patterns SEC(".maps");
 
+/*
+ * Where the match of a new cgroup's path with a pattern stands. In a map,
+ * not on the stack: 6.1's verifier follows a bpf_loop() callback through
+ * one call, and would take the state's first values, all zero, for its
+ * values at every step, and drop the code that moves a '*' back as dead.
+ * Per CPU: the cgroup_mkdir tracepoint runs with preemption off.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cgroup_glob);
+} argguard_glob SEC(".maps");
+
 /* A walk's result: the nearest ancestor with a rule, or 0, as of a generation. */
 struct cgroup_walk {
 	__u64 ruled_ancestor;
@@ -1078,10 +1092,9 @@ int BPF_PROG(argguard_compat_execveat_exit, const struct pt_regs *regs, long ret
 	return report_kernel_refusal(regs, COMPAT_EXECVEAT, ret);
 }
 
-/* The cgroup being made, and where the match of its path with a pattern stands. */
+/* The cgroup being made, and the pattern its path is matched with. */
 struct pattern_match {
 	struct argguard_cgroup_key key; /* its path, as a cgroup_rules key */
-	struct cgroup_glob g;
 	__u32 slot;
 	int ret; /* cgroup_glob_step()'s last */
 };
@@ -1091,13 +1104,16 @@ static long pattern_step(__u32 i, void *ctx)
 {
 	struct pattern_match *m = ctx;
 	const struct argguard_cgroup_key *pat;
+	struct cgroup_glob *g;
+	__u32 zero = 0;
 
 	pat = bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
-	if (!pat) {
+	g = bpf_map_lookup_elem(&argguard_glob, &zero);
+	if (!pat || !g) {
 		m->ret = -1;
 		return 1;
 	}
-	m->ret = cgroup_glob_step(&m->g, pat->path, m->key.path);
+	m->ret = cgroup_glob_step(g, pat->path, m->key.path);
 	return m->ret != 0;
 }
 
@@ -1110,14 +1126,16 @@ static long pattern_step(__u32 i, void *ctx)
 static const struct argguard_cgroup_key *pattern_for(struct pattern_match *m)
 {
 	const struct argguard_cgroup_key *pat;
-	__u32 first = m->key.set * ARGGUARD_MAX_CGROUP_PATTERNS;
+	__u32 first = m->key.set * ARGGUARD_MAX_CGROUP_PATTERNS, zero = 0;
+	struct cgroup_glob *g;
 
 	for (__u32 i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
 		m->slot = first + i;
 		pat = bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
-		if (!pat || !pat->path[0])
+		g = bpf_map_lookup_elem(&argguard_glob, &zero);
+		if (!pat || !pat->path[0] || !g)
 			return NULL;
-		__builtin_memset(&m->g, 0, sizeof(m->g));
+		__builtin_memset(g, 0, sizeof(*g));
 		m->ret = -1;
 		bpf_loop(CGROUP_GLOB_MAX_STEPS, pattern_step, m, 0);
 		if (m->ret == 1)
