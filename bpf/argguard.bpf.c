@@ -13,6 +13,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "argguard.h"
+#include "cgroup_glob.h"
 #include "arch.h"
 
 #define RLIMIT_STACK 3
@@ -97,6 +98,27 @@ struct {
 	__type(key, struct argguard_cgroup_id_key);
 	__type(value, struct argguard_cgroup_key);
 } argguard_cgroup_ids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2 * ARGGUARD_MAX_CGROUP_PATTERNS);
+	__type(key, __u32);
+	__type(value, struct argguard_cgroup_key);
+} argguard_cgroup_patterns SEC(".maps");
+
+/*
+ * Where the match of a new cgroup's path with a pattern stands. In a map,
+ * not on the stack: 6.1's verifier follows a bpf_loop() callback through
+ * one call, and would take the state's first values, all zero, for its
+ * values at every step, and drop the code that moves a '*' back as dead.
+ * Per CPU: the cgroup_mkdir tracepoint runs with preemption off.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cgroup_glob);
+} argguard_glob SEC(".maps");
 
 /* A walk's result: the nearest ancestor with a rule, or 0, as of a generation. */
 struct cgroup_walk {
@@ -1070,33 +1092,91 @@ int BPF_PROG(argguard_compat_execveat_exit, const struct pt_regs *regs, long ret
 	return report_kernel_refusal(regs, COMPAT_EXECVEAT, ret);
 }
 
+/* The cgroup being made, and the pattern its path is matched with. */
+struct pattern_match {
+	struct argguard_cgroup_key key; /* its path, as a cgroup_rules key */
+	__u32 slot;
+	int ret; /* cgroup_glob_step()'s last */
+};
+
+/* bpf_loop callback: one step of the match of a pattern and the new cgroup's path. */
+static long pattern_step(__u32 i, void *ctx)
+{
+	struct pattern_match *m = ctx;
+	const struct argguard_cgroup_key *pat;
+	struct cgroup_glob *g;
+	__u32 zero = 0;
+
+	pat = bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
+	g = bpf_map_lookup_elem(&argguard_glob, &zero);
+	if (!pat || !g) {
+		m->ret = -1;
+		return 1;
+	}
+	m->ret = cgroup_glob_step(g, pat->path, m->key.path);
+	return m->ret != 0;
+}
+
+/*
+ * The first of m->key.set's patterns, the highest rank first, that matches
+ * m->key.path: its cgroup_rules key, or NULL. A match that would take more
+ * than CGROUP_GLOB_MAX_STEPS (none of a pattern and a path the maps can
+ * hold, tests/unit/test_cgroup_pattern.c) is no match.
+ */
+static const struct argguard_cgroup_key *pattern_for(struct pattern_match *m)
+{
+	const struct argguard_cgroup_key *pat;
+	__u32 first = m->key.set * ARGGUARD_MAX_CGROUP_PATTERNS, zero = 0;
+	struct cgroup_glob *g;
+
+	for (__u32 i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
+		m->slot = first + i;
+		pat = bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
+		g = bpf_map_lookup_elem(&argguard_glob, &zero);
+		if (!pat || !pat->path[0] || !g)
+			return NULL;
+		__builtin_memset(g, 0, sizeof(*g));
+		m->ret = -1;
+		bpf_loop(CGROUP_GLOB_MAX_STEPS, pattern_step, m, 0);
+		if (m->ret == 1)
+			return pat;
+	}
+	return NULL;
+}
+
 /*
  * A cgroup v2 directory is being made, and not yet visible: if a rule names
- * its path, in either rule set, index it by its id before any process can
- * enter it. Paths longer than a rule's cannot match.
+ * its path, in either rule set, or else a pattern matches it, index it by
+ * its id before any process can enter it. Paths longer than a rule's cannot
+ * match. The path is the cgroup's from the root of the hierarchy, whatever
+ * cgroup namespace the caller is in.
  */
 SEC("tp_btf/cgroup_mkdir")
 int BPF_PROG(argguard_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 {
-	struct argguard_cgroup_key key = {};
+	struct pattern_match m = {};
 	struct argguard_cgroup_id_key id = {};
+	const struct argguard_cgroup_key *rule_key;
 	long n;
 
 	if (BPF_CORE_READ(cgrp, root, hierarchy_id) != 0) /* cgroup v1 */
 		return 0;
-	n = bpf_probe_read_kernel_str(key.path, sizeof(key.path), path);
-	if (n <= 0 || n >= (long)sizeof(key.path))
+	n = bpf_probe_read_kernel_str(m.key.path, sizeof(m.key.path), path);
+	if (n <= 0 || n >= (long)sizeof(m.key.path))
 		return 0;
 	for (__u32 set = 0; set < 2; set++) {
-		key.set = set;
+		m.key.set = set;
 		id.set = set;
-		if (!bpf_map_lookup_elem(&argguard_cgroup_rules, &key))
+		rule_key = &m.key;
+		if (!bpf_map_lookup_elem(&argguard_cgroup_rules, &m.key))
+			rule_key = pattern_for(&m);
+		if (!rule_key)
 			continue;
 		/* The mark first: an id without it would never be looked at. */
 		id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
-		bpf_map_update_elem(&argguard_cgroup_ids, &id, &key, BPF_ANY);
+		bpf_map_update_elem(&argguard_cgroup_ids, &id, rule_key, BPF_ANY);
 		id.cgroup_id = BPF_CORE_READ(cgrp, kn, id);
-		bpf_map_update_elem(&argguard_cgroup_ids, &id, &key, BPF_ANY);
+		bpf_map_update_elem(&argguard_cgroup_ids, &id, rule_key, BPF_ANY);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #define ARGGUARD_FILENAME_LEN 256
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
+#define ARGGUARD_MAX_CGROUP_PATTERNS 64 /* per rule set, of its cgroup rules */
 #define ARGGUARD_MAX_RATED_UIDS 1024 /* record buckets, least recently used ones dropped */
 #define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
@@ -252,6 +253,17 @@ struct argguard_cgroup_id_key {
 };
 
 #define ARGGUARD_CGROUP_IDS_USED 0
+
+/*
+ * cgroup_patterns: each set's cgroup rules by pattern, in the order the
+ * cgroup_mkdir program tries them, the highest rank first: slot
+ * set * ARGGUARD_MAX_CGROUP_PATTERNS + i holds the i-th, as its
+ * cgroup_rules key; the first slot with an empty path ends the set's. A
+ * cgroup made at a path with no literal rule is indexed in cgroup_ids by
+ * the first pattern that matches it (cgroup_glob.h), so an exec costs the
+ * same whether its cgroup was judged by a path or by a pattern. An apply
+ * writes the slots, then indexes the cgroups that exist by them.
+ */
 
 /* Per-CPU decision counters: index scope * ARGGUARD_NR_VERDICTS + verdict. */
 #define ARGGUARD_COUNTER(scope, verdict) ((scope)*ARGGUARD_NR_VERDICTS + (verdict))

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cgroup_pattern.h"
 #include "log.h"
 #include "names.h"
 #include "recovery.h"
@@ -186,6 +187,8 @@ static void warn_missing_cgroups(const char *file, const struct policy *p)
 	char full[4096];
 
 	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (cgroup_is_pattern(p->cgroups[i].path))
+			continue; /* a pattern names the cgroups to come as much as those here */
 		snprintf(full, sizeof(full), "%s%s", DEFAULT_CGROUP_ROOT, p->cgroups[i].path);
 		if (access(full, F_OK))
 			log_warning("%s: no cgroup %s yet; its rule holds once it is made", file,

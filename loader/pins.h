@@ -14,20 +14,21 @@
 #define ARGGUARD_PIN_DIR "/sys/fs/bpf/argguard"
 
 /* X(PIN, FILE, MAP): the maps, each with its name in bpf/argguard.bpf.c. */
-#define ARGGUARD_MAP_PINS(X)                                       \
-	X(PIN_CONFIG, "config", argguard_config)                   \
-	X(PIN_SETTINGS, "settings", argguard_settings)             \
-	X(PIN_PROBE, "probe", argguard_probe)                      \
-	X(PIN_GLOBAL_RULES, "global_rules", argguard_global_rules) \
-	X(PIN_SETUID_RULES, "setuid_rules", argguard_setuid_rules) \
-	X(PIN_UID_RULES, "uid_rules", argguard_uid_rules)          \
-	X(PIN_CGROUP_RULES, "cgroup_rules", argguard_cgroup_rules) \
-	X(PIN_CGROUP_IDS, "cgroup_ids", argguard_cgroup_ids)       \
-	X(PIN_COUNTERS, "counters", argguard_counters)             \
-	X(PIN_DROPS, "drops", argguard_drops)                      \
-	X(PIN_UID_BUCKETS, "uid_buckets", argguard_uid_buckets)    \
-	X(PIN_EVENTS, "events", argguard_events)                   \
-	X(PIN_SIZES, "sizes", argguard_sizes)                      \
+#define ARGGUARD_MAP_PINS(X)                                                \
+	X(PIN_CONFIG, "config", argguard_config)                            \
+	X(PIN_SETTINGS, "settings", argguard_settings)                      \
+	X(PIN_PROBE, "probe", argguard_probe)                               \
+	X(PIN_GLOBAL_RULES, "global_rules", argguard_global_rules)          \
+	X(PIN_SETUID_RULES, "setuid_rules", argguard_setuid_rules)          \
+	X(PIN_UID_RULES, "uid_rules", argguard_uid_rules)                   \
+	X(PIN_CGROUP_RULES, "cgroup_rules", argguard_cgroup_rules)          \
+	X(PIN_CGROUP_IDS, "cgroup_ids", argguard_cgroup_ids)                \
+	X(PIN_CGROUP_PATTERNS, "cgroup_patterns", argguard_cgroup_patterns) \
+	X(PIN_COUNTERS, "counters", argguard_counters)                      \
+	X(PIN_DROPS, "drops", argguard_drops)                               \
+	X(PIN_UID_BUCKETS, "uid_buckets", argguard_uid_buckets)             \
+	X(PIN_EVENTS, "events", argguard_events)                            \
+	X(PIN_SIZES, "sizes", argguard_sizes)                               \
 	X(PIN_LARGEST, "largest", argguard_largest)
 
 /*

@@ -3,6 +3,7 @@
  * The lockout gate: would a policy deny admins' own commands? With the
  * lookup of which uids that rules name are admins.
  */
+#include "cgroup_pattern.h"
 #include "policy.h"
 
 #include <errno.h>
@@ -34,7 +35,27 @@ static enum policy_limit locking_limit(const struct argguard_rule *r)
  */
 static bool admin_cgroup(const char *path)
 {
+	/* Where a pattern meets admins: the cgroups that the paths below name, as systemd names them. */
+	static const char *const admins[] = {
+		"/init.scope",
+		"/system.slice",
+		"/system.slice/ssh.service",
+		"/system.slice/getty@tty1.service",
+		"/system.slice/serial-getty@ttyS0.service",
+		"/user.slice",
+		"/user.slice/user-0.slice",
+		"/user.slice/user-0.slice/session-1.scope",
+		"/user.slice/user-0.slice/user@0.service",
+		"/user.slice/user-1000.slice/session-1.scope",
+	};
 	const char *unit;
+
+	if (cgroup_is_pattern(path)) {
+		for (size_t i = 0; i < sizeof(admins) / sizeof(admins[0]); i++)
+			if (cgroup_pattern_match(path, admins[i], NULL))
+				return true;
+		return false;
+	}
 
 	if (!strcmp(path, "/") || !strcmp(path, "/init.scope") || !strcmp(path, "/system.slice") ||
 	    !strcmp(path, "/user.slice") || !strncmp(path, "/user.slice/", strlen("/user.slice/")))

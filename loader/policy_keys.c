@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgroup_pattern.h"
 #include "names.h"
 #include "units.h"
 
@@ -70,6 +71,20 @@ static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid
 	return added;
 }
 
+/* Whether path has a "." or ".." component: a pattern spells its path out. */
+static bool has_dot_component(const char *path)
+{
+	size_t n;
+
+	for (const char *c = path; *c; c += n) {
+		c += strspn(c, "/");
+		n = strcspn(c, "/");
+		if ((n == 1 && c[0] == '.') || (n == 2 && !strncmp(c, "..", 2)))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A rule names a path, not a directory: the cgroup need not exist yet, and
  * the rule holds for each cgroup made at that path later.
@@ -77,12 +92,18 @@ static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid
 static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const char *path)
 {
 	struct argguard_rule rule = policy_rule_default(), *added;
-	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1];
+	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1], why[128];
 	struct policy *p = ps->p;
+	size_t patterns = 0;
 
 	if (path[0] != '/') {
 		policy_fail(ps,
 			    "cgroup path '%s' must start with '/' (relative to the cgroup v2 root)",
+			    path);
+		return NULL;
+	}
+	if (strchr(path, '*') && has_dot_component(path)) {
+		policy_fail(ps, "cgroup pattern '%s' has a '.' or '..' component: spell it out",
 			    path);
 		return NULL;
 	}
@@ -93,12 +114,21 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 			path, sizeof(canonical) - 1);
 		return NULL;
 	}
+	if (cgroup_is_pattern(canonical) && !cgroup_pattern_check(canonical, why, sizeof(why))) {
+		policy_fail(ps, "cgroup pattern '%s': %s", path, why);
+		return NULL;
+	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
+		patterns += cgroup_is_pattern(p->cgroups[i].path);
 		if (!strcmp(p->cgroups[i].path, canonical)) {
 			policy_fail(ps, "a second rule for cgroup %s (the first is at line %u)",
 				    canonical, p->cgroups[i].line);
 			return NULL;
 		}
+	}
+	if (cgroup_is_pattern(canonical) && patterns == ARGGUARD_MAX_CGROUP_PATTERNS) {
+		policy_fail(ps, "more than %d cgroup patterns", ARGGUARD_MAX_CGROUP_PATTERNS);
+		return NULL;
 	}
 	if (p->n_cgroups == ARGGUARD_MAX_CGROUP_RULES) {
 		policy_fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* nftw()'s FTW_ACTIONRETVAL */
 #include "policy_maps.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cgroup_pattern.h"
 #include "policy_diff.h"
 #include "size_slots.h"
 
@@ -173,6 +176,85 @@ static int index_cgroup(int fd, const struct argguard_cgroup_key *key, const cha
 	return bpf_map_update_elem(fd, &id, key, BPF_ANY) ? -errno : 0;
 }
 
+/* nftw() has no user pointer: the policy whose patterns index the cgroups met. */
+static __thread struct {
+	const struct policy *p;
+	int fd;
+	__u32 set;
+	size_t root_len;
+	int err;
+} indexing;
+
+/* A cgroup that exists, judged by its pattern if no literal path names it. */
+static int index_by_pattern(const char *full, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *path = full[indexing.root_len] ? full + indexing.root_len : "/";
+	struct argguard_cgroup_id_key id = { .set = indexing.set };
+	struct argguard_cgroup_key key = { .set = indexing.set };
+	long r;
+
+	(void)ftw;
+	if (type != FTW_D || strlen(path) >= sizeof(key.path) - 1)
+		return FTW_CONTINUE;
+	r = cgroup_rule_for(indexing.p, path);
+	if (r < 0 || !cgroup_is_pattern(indexing.p->cgroups[r].path))
+		return FTW_CONTINUE; /* no rule, or its literal one, indexed already */
+	snprintf(key.path, sizeof(key.path), "%s", indexing.p->cgroups[r].path);
+	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
+	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
+		goto out_err;
+	id.cgroup_id = st->st_ino;
+	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
+		goto out_err;
+	return FTW_CONTINUE;
+out_err:
+	indexing.err = -errno;
+	return FTW_STOP;
+}
+
+/*
+ * The set's patterns into their slots, highest rank first, an empty path
+ * after the last; then the cgroups that exist, judged by them. The slots
+ * are in place before the walk starts: a cgroup made meanwhile is judged by
+ * the cgroup_mkdir program if the walk misses it, by both alike if not.
+ */
+static int write_cgroup_patterns(const struct policy_maps *m, const struct policy *p, __u32 set,
+				 const char *cgroup_root)
+{
+	size_t *order = malloc((p->n_cgroups + 1) * sizeof(*order)), n;
+	struct argguard_cgroup_key key;
+	__u32 slot;
+	int ret;
+
+	if (!order)
+		return -ENOMEM;
+	n = cgroup_patterns_ranked(p, order);
+	for (size_t i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
+		memset(&key, 0, sizeof(key));
+		key.set = set;
+		if (i < n)
+			snprintf(key.path, sizeof(key.path), "%s", p->cgroups[order[i]].path);
+		slot = set * ARGGUARD_MAX_CGROUP_PATTERNS + i;
+		if (bpf_map_update_elem(m->fd[PIN_CGROUP_PATTERNS], &slot, &key, BPF_ANY)) {
+			free(order);
+			return -errno;
+		}
+	}
+	free(order);
+	if (!n)
+		return 0;
+	indexing.p = p;
+	indexing.fd = m->fd[PIN_CGROUP_IDS];
+	indexing.set = set;
+	indexing.root_len = strlen(cgroup_root);
+	indexing.err = 0;
+	ret = nftw(cgroup_root, index_by_pattern, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	indexing.p = NULL;
+	if (indexing.err)
+		return indexing.err;
+	return ret < 0 ? -errno : 0;
+}
+
 static int write_cgroup_rules(const struct policy_maps *m, const struct policy *p, __u32 set,
 			      const char *cgroup_root)
 {
@@ -186,11 +268,22 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 		if (bpf_map_update_elem(m->fd[PIN_CGROUP_RULES], &key, &p->cgroups[i].rule,
 					BPF_ANY))
 			return -errno;
+		if (cgroup_is_pattern(key.path))
+			continue;
 		err = index_cgroup(m->fd[PIN_CGROUP_IDS], &key, cgroup_root);
 		if (err)
 			return err;
 	}
-	return 0;
+	return write_cgroup_patterns(m, p, set, cgroup_root);
+}
+
+/* No pattern in the set: from here, the cgroup_mkdir program judges by none of its old ones. */
+static int clear_patterns(const struct policy_maps *m, __u32 set)
+{
+	struct argguard_cgroup_key key = { .set = set };
+	__u32 slot = set * ARGGUARD_MAX_CGROUP_PATTERNS;
+
+	return bpf_map_update_elem(m->fd[PIN_CGROUP_PATTERNS], &slot, &key, BPF_ANY) ? -errno : 0;
 }
 
 static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set,
@@ -206,14 +299,20 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	};
 	int err;
 
+	/*
+	 * The rules before the ids: once the old rules are gone, a cgroup made
+	 * meanwhile is indexed by none of them, to stay in cgroup_ids stale.
+	 */
 	err = clear_set(m->fd[PIN_UID_RULES], sizeof(struct argguard_uid_key),
 			offsetof(struct argguard_uid_key, set), set);
 	if (!err)
-		err = clear_set(m->fd[PIN_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
-				offsetof(struct argguard_cgroup_id_key, set), set);
+		err = clear_patterns(m, set);
 	if (!err)
 		err = clear_set(m->fd[PIN_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
 				offsetof(struct argguard_cgroup_key, set), set);
+	if (!err)
+		err = clear_set(m->fd[PIN_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
+				offsetof(struct argguard_cgroup_id_key, set), set);
 	if (err)
 		return err;
 	if (bpf_map_update_elem(m->fd[PIN_SETTINGS], &set, &settings, BPF_ANY) ||

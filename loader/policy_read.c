@@ -4,6 +4,7 @@
  * naming FILE:LINE. Here the lines are read and split; policy_keys.c says
  * what their sections and keys mean.
  */
+#include "cgroup_pattern.h"
 #include "policy_keys.h"
 #include "policy_parser.h"
 
@@ -129,6 +130,21 @@ static void read_line(struct policy_parser *ps)
 		read_key(ps, s);
 }
 
+/* Two patterns of one rank that can match one cgroup: which rule judges it? */
+static void refuse_ambiguous(struct policy_parser *ps)
+{
+	const struct policy *p = ps->p;
+	size_t a, b;
+
+	if (!cgroup_patterns_ambiguous(p, &a, &b))
+		return;
+	policy_fail_at(ps, p->cgroups[b].line,
+		       "[cgroup %s] and [cgroup %s] (line %u) can match the same cgroup and rank "
+		       "equal (%u bytes besides '*'): make one more specific",
+		       p->cgroups[b].path, p->cgroups[a].path, p->cgroups[a].line,
+		       cgroup_pattern_rank(p->cgroups[a].path));
+}
+
 int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
 {
 	struct policy_parser ps = {
@@ -156,6 +172,8 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 			&ps, p->global_line,
 			"[global] has no 'mode': add 'mode = enforce', 'audit' or 'off' (a file "
 			"without one is refused, not read as off)");
+	if (!ps.failed)
+		refuse_ambiguous(&ps);
 	if (ps.failed) {
 		policy_free(p);
 		return -1;

@@ -548,6 +548,14 @@ static void policy_that_locks_admins_out_is_refused(void)
 	expect_no_lockout(ENFORCE "[uid 1000]\nmax_argc = 3\n", "a tight [uid 1000]");
 	expect_no_lockout(ENFORCE "[cgroup /system.slice/ci.service]\nmax_argc = 3\n",
 			  "a tight service's cgroup");
+	/* A pattern that matches where admins work is as tight for them as a path. */
+	expect_lockout(ENFORCE "[cgroup /user.slice/*/session-*.scope]\nmax_argc = 3\n",
+		       "[cgroup /user.slice/*/session-*.scope]");
+	expect_lockout(ENFORCE "[cgroup /system.slice/*]\nmax_argc = 3\n",
+		       "[cgroup /system.slice/*]");
+	expect_lockout(ENFORCE "[cgroup /*]\nmax_argc = 3\n", "[cgroup /*]");
+	expect_no_lockout(ENFORCE "[cgroup /system.slice/docker-*.scope]\nmax_argc = 3\n",
+			  "a tight pattern for docker's scopes");
 }
 
 static void nothing_denied_is_no_lockout(void)

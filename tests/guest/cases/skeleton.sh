@@ -18,8 +18,8 @@ test_argguard_service_is_active_and_pinned() {
 		fail "expected argguard.service to be active"
 	fi
 	for pin in config settings probe global_rules setuid_rules uid_rules cgroup_rules cgroup_ids \
-		counters drops uid_buckets events sizes largest link link_creds link_exec_args_failed \
-		link_cgroup_mkdir link_cgroup_rmdir; do
+		cgroup_patterns counters drops uid_buckets events sizes largest link link_creds \
+		link_exec_args_failed link_cgroup_mkdir link_cgroup_rmdir; do
 		[[ -e $PIN_DIR/$pin ]] || fail "expected $PIN_DIR/$pin to exist"
 	done
 	# The series' tracepoint reports kernel refusals: no exit of the exec
