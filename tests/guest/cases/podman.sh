@@ -111,11 +111,12 @@ exec_record() {
 	echo "$records"
 }
 
-# run_sleeper PODMAN NAME: start container NAME (replacing one of that name),
+# run_sleeper PODMAN NAME: start container NAME (removing one of that name
+# first: sleep, as PID 1, ignores the SIGTERM --replace would wait on),
 # sleeping as its PID 1; print the id podman inspect gives it.
 run_sleeper() {
-	"$1" run --detach --replace --network=none --name "$2" "$PODMAN_IMAGE" \
-		/bin/sleep 600 >/dev/null
+	"$1" rm --force --ignore --time 0 "$2" >/dev/null
+	"$1" run --detach --network=none --name "$2" "$PODMAN_IMAGE" /bin/sleep 600 >/dev/null
 	"$1" inspect --format '{{.Id}}' "$2"
 }
 
