@@ -10,9 +10,11 @@
 # through the system bus. Rootless podman asks the user's own systemd for
 # .../user@UID.service/user.slice/libpod-ID.scope through the user's bus: its
 # user manager, which logind would start at login (masked in the guest), is
-# started here by hand, and dbus-user-session gives it the bus. (With
-# --cgroup-manager=cgroupfs, rootless podman on cgroup v2 makes no cgroup at
-# all and the exec stays in the caller's: no container to name.)
+# started here by hand, and dbus-user-session gives it the bus. Without that
+# bus podman falls back to --cgroup-manager=cgroupfs, and a rootless
+# container then gets no cgroup of its own: its execs were seen in podman's
+# own .../user.slice/podman-PID.scope, which names no container. Root's
+# podman with cgroupfs makes /libpod_parent/libpod-ID, tested here too.
 
 PODMAN_DIR=/var/tmp/argguard-podman # the image's tree and tar, root's storage
 PODMAN_IMAGE=localhost/argguard-busybox
@@ -32,6 +34,9 @@ podman_root() {
 	podman --storage-driver=vfs --root="$PODMAN_DIR/root" --runroot="$PODMAN_DIR/run" \
 		--tmpdir="$PODMAN_DIR/tmp" "$@"
 }
+
+# podman_root_cgroupfs ARG...: the same, with podman's cgroupfs manager.
+podman_root_cgroupfs() { podman_root --cgroup-manager=cgroupfs "$@"; }
 
 # podman_tester ARG...: the tester's rootless podman, in its user session.
 podman_tester() {
@@ -58,7 +63,7 @@ busybox_tar() {
 # podman_setup: the tar, and the strays already there before the test.
 podman_setup() {
 	local d
-	for d in "${PODMAN_STRAYS[@]}"; do
+	for d in "${PODMAN_STRAYS[@]}" "$CG/libpod_parent"; do
 		[[ -e $d ]] && PODMAN_FOUND+=("$d")
 	done
 	install -d -m 0755 "$PODMAN_DIR"
@@ -75,6 +80,8 @@ libpod_units() {
 # what could not be removed fails the test, once all the rest is done.
 podman_cleanup() {
 	local d units=() left=()
+	podman_root_cgroupfs rm --force --ignore --time 0 argguard-t-cgroupfs >/dev/null ||
+		left+=("root's cgroupfs container")
 	podman_root rm --all --force --time 0 >/dev/null || left+=("root's containers")
 	podman_root rmi --all --force >/dev/null || left+=("root's images")
 	if ((TESTER_SESSION)); then
@@ -95,6 +102,10 @@ podman_cleanup() {
 	for d in "${PODMAN_STRAYS[@]}"; do
 		[[ " ${PODMAN_FOUND[*]} " == *" $d "* ]] || rm -rf "$d"
 	done
+	# The cgroups podman's cgroupfs manager made (rmdir, leaves first).
+	if [[ " ${PODMAN_FOUND[*]} " != *" $CG/libpod_parent "* && -d $CG/libpod_parent ]]; then
+		find "$CG/libpod_parent" -depth -type d -exec rmdir {} + || left+=("/libpod_parent")
+	fi
 	((${#left[@]} == 0)) || fail "the cleanup left: ${left[*]}"
 }
 
@@ -151,6 +162,14 @@ test_podman_names_roots_container_in_records() {
 	echo "new: $record"
 	assert_eq "podman $new null false" "$(container_of "$record")" \
 		"the new container, by its own id"
+
+	# Podman's other cgroup manager: cgroupfs, no systemd scope.
+	id=$(run_sleeper podman_root_cgroupfs argguard-t-cgroupfs)
+	record=$(exec_record podman_root_cgroupfs argguard-t-cgroupfs)
+	echo "cgroupfs: $record"
+	assert_eq "/libpod_parent/libpod-$id" "$(jq -r .cgroup <<<"$record")" "the cgroupfs cgroup"
+	assert_eq "podman $id null false" "$(container_of "$record")" \
+		"the container podman's cgroupfs manager made"
 }
 
 # tester_session: the tester's user manager and bus, as logind would start them.
