@@ -4,7 +4,8 @@
  *
  *   docker         /system.slice/docker-ID.scope, or /docker/ID (cgroupfs)
  *   podman         /machine.slice/libpod-ID.scope, and rootless
- *                  /user.slice/user-UID.slice/user@UID.service/.../libpod-ID.scope
+ *                  /user.slice/user-UID.slice/user@UID.service/.../libpod-ID.scope;
+ *                  /libpod_parent/libpod-ID with --cgroup-manager=cgroupfs
  *   containerd     /kubepods.slice/kubepods-QOS.slice/kubepods-QOS-podUID.slice/
  *                  cri-containerd-ID.scope
  *   cri-o          the same, with crio-ID.scope
@@ -160,7 +161,8 @@ static bool nspawn_scope(struct component c, struct component parent, char *id)
 static const char *container_scope(struct component c, struct component parent, bool below_user,
 				   char *id)
 {
-	if (hex_id_between(c, "libpod-", ".scope", id))
+	if (hex_id_between(c, "libpod-", ".scope", id) ||
+	    (is(parent, "libpod_parent") && hex_id_between(c, "libpod-", "", id)))
 		return "podman";
 	if (below_user) /* a user names what they like there: only their own podman counts */
 		return NULL;

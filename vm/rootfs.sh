@@ -20,6 +20,9 @@ PACKAGES=(
 	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make
 	podman crun busybox-static # real containers, root and rootless, from a local busybox image
 	netavark # the network stack containers-common depends on (a virtual package debootstrap leaves out)
+	# The user's bus for the user's systemd, which rootless podman asks for each container's
+	# scope (with no bus it falls back to cgroupfs, and on cgroup v2 makes no cgroup at all).
+	dbus-user-session
 	sudo # a setuid program real workloads exec with large environments
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics

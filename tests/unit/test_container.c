@@ -26,6 +26,7 @@ static const struct want cases[] = {
 	{ "/docker/" ID, "docker", ID, "", false },
 	{ "/machine.slice/libpod-" ID ".scope", "podman", ID, "", false },
 	{ "/machine.slice/libpod-" ID ".scope/container", "podman", ID, "", false },
+	{ "/libpod_parent/libpod-" ID, "podman", ID, "", false }, /* podman's cgroupfs manager */
 	{ USER "/user.slice/libpod-" ID ".scope", "podman", ID, "", true },
 	{ USER "/user.slice/libpod-" ID ".scope/container", "podman", ID, "", true },
 	{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" POD_
@@ -45,6 +46,8 @@ static const struct want cases[] = {
 	{ "/", NULL, NULL, NULL, false },
 	{ "/system.slice/ssh.service", NULL, NULL, NULL, false },
 	{ "/machine.slice/libpod-conmon-" ID ".scope", NULL, NULL, NULL, false },
+	{ "/libpod_parent/conmon", NULL, NULL, NULL, false },
+	{ "/system.slice/libpod-" ID, NULL, NULL, NULL, false },
 	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/crio-conmon-" ID ".scope", NULL, NULL, NULL,
 	  false },
 	{ "/kubepods/burstable/pod" POD "/" ID, NULL, NULL, NULL, false }, /* which CRI? */
