@@ -186,19 +186,15 @@ struct {
 	__type(value, __u8);
 } argguard_denied_execs SEC(".maps");
 
-/*
- * Where fs.exec_arg_max (kernel-patches/) lives, as the daemon finds it in
- * /proc/kallsyms once it is enforcing; 0 until then, and on a stock kernel.
- * Not a __ksym: to resolve a typeless one, libbpf parses all of
- * /proc/kallsyms at every load, a quarter of a cold start. In .bss, which
- * only the daemon writes: it fills only kernel-refused records' limit.
- */
-__u64 exec_arg_max_address;
-
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
 	unsigned long argv_bytes;
 	unsigned long envp_bytes;
+} __attribute__((preserve_access_index));
+
+/* fs.exec_arg_max as the exec began: the site-only kernel-patches/ 0005. */
+struct linux_binprm___exec_arg_max {
+	unsigned long exec_arg_max;
 } __attribute__((preserve_access_index));
 
 /*
@@ -912,24 +908,34 @@ int BPF_PROG(argguard_bprm_creds_kernel_head, struct linux_binprm *bprm, struct 
 }
 
 /*
- * The kernel's own argument limit for the caller, as bprm_arg_limit() works
- * it out: a quarter of RLIMIT_STACK, at most 3/4 of _STK_LIM, at least
- * ARG_MAX; then capped by fs.exec_arg_max where the kernel has it and it is set.
+ * The kernel's own argument limit for an exec, as bprm_arg_limit() works it
+ * out: a quarter of RLIMIT_STACK, at most 3/4 of _STK_LIM, at least ARG_MAX;
+ * then capped by fs.exec_arg_max where the kernel has it and it was set. With
+ * the tracepoint's bprm, from the limits that exec took when it began (the
+ * cap is in bprm only on a kernel with kernel-patches/ 0005); with none (the
+ * fexit fallback, on a kernel without the tracepoint), from the caller's
+ * RLIMIT_STACK now.
  */
-static __u64 kernel_arg_limit(__u32 *kind)
+static __always_inline __u64 kernel_arg_limit(struct linux_binprm *bprm, __u32 *kind)
 {
-	struct task_struct *task = (struct task_struct *)bpf_get_current_task();
-	__u64 limit = BPF_CORE_READ(task, signal, rlim[RLIMIT_STACK].rlim_cur) / 4;
-	__u64 where = exec_arg_max_address;
+	struct linux_binprm___exec_arg_max *capped = (void *)bprm;
+	struct task_struct *task;
 	unsigned long cap = 0;
+	__u64 limit;
 
+	if (bprm) {
+		limit = BPF_CORE_READ(bprm, rlim_stack.rlim_cur) / 4;
+		if (bpf_core_field_exists(capped->exec_arg_max))
+			cap = BPF_CORE_READ(capped, exec_arg_max);
+	} else {
+		task = (struct task_struct *)bpf_get_current_task();
+		limit = BPF_CORE_READ(task, signal, rlim[RLIMIT_STACK].rlim_cur) / 4;
+	}
 	if (limit > 6 << 20)
 		limit = 6 << 20;
 	if (limit < 32 * 4096)
 		limit = 32 * 4096;
 	*kind = ARGGUARD_LIMIT_KERNEL;
-	if (where)
-		bpf_probe_read_kernel(&cap, sizeof(cap), (const void *)where);
 	if (cap && cap < limit) {
 		*kind = ARGGUARD_LIMIT_EXEC_ARG_MAX;
 		return cap;
@@ -968,11 +974,13 @@ static void call_args(const struct pt_regs *regs, enum exec_call call, __u64 *fi
 
 /*
  * The start of the record of an exec that the kernel refused with E2BIG
- * before any LSM ran: the 2010 exploit, a pointer flood, a breach of
- * fs.exec_arg_max. NULL where nothing is to be logged. The caller fills in
- * the filename and the head, whose size it gets in *head_bytes.
+ * while copying its arguments: the 2010 exploit, a pointer flood, a breach
+ * of fs.exec_arg_max, an interpreter's strings that no longer fit. bprm is
+ * the tracepoint's, or NULL. NULL where nothing is to be logged. The caller
+ * fills in the filename and the head, whose size it gets in *head_bytes.
  */
-static __always_inline struct argguard_event *start_kernel_refusal(__u32 *head_bytes)
+static __always_inline struct argguard_event *start_kernel_refusal(struct linux_binprm *bprm,
+								   __u32 *head_bytes)
 {
 	struct decision d = {
 		.verdict = ARGGUARD_VERDICT_KERNEL_REFUSED,
@@ -999,7 +1007,7 @@ static __always_inline struct argguard_event *start_kernel_refusal(__u32 *head_b
 	e->rule_id = 0;
 	e->flags = 0;
 	e->ktime_ns = bpf_ktime_get_ns();
-	e->limit = kernel_arg_limit(&e->limit_kind);
+	e->limit = kernel_arg_limit(bprm, &e->limit_kind);
 	e->verdict = d.verdict;
 	e->scope = d.scope;
 	fill_caller(e);
@@ -1013,12 +1021,14 @@ static __always_inline struct argguard_event *start_kernel_refusal(__u32 *head_b
 }
 
 /*
- * Where the kernel has the series' tracepoint (kernel-patches/ 0005), the
- * record comes from there. It fires only for an exec whose arguments the
- * kernel failed to copy, before bprm_execve() and so before any LSM: nothing
- * runs on an exec that succeeds, and argguard's own denials never get here.
+ * Where the kernel has the series' bare tracepoint (kernel-patches/ 0004),
+ * the record comes from there. It fires only for an exec whose arguments
+ * the kernel failed to count or copy: in do_execveat_common(), before the
+ * bprm hooks, or in binfmt_script or binfmt_misc adding an interpreter's
+ * strings, after argguard's own hooks allowed the exec. Nothing runs on an
+ * exec that succeeds, and argguard's own denials never get here.
  */
-SEC("tp_btf/sched_process_exec_args_failed")
+SEC("tp_btf/sched_process_exec_args_failed_tp")
 int BPF_PROG(argguard_exec_args_failed, struct linux_binprm *bprm, int err)
 {
 	struct argguard_event *e;
@@ -1026,7 +1036,7 @@ int BPF_PROG(argguard_exec_args_failed, struct linux_binprm *bprm, int err)
 
 	if (err != -E2BIG)
 		return 0;
-	e = start_kernel_refusal(&head_bytes);
+	e = start_kernel_refusal(bprm, &head_bytes);
 	if (!e)
 		return 0;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), BPF_CORE_READ(bprm, filename));
@@ -1053,7 +1063,7 @@ static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enu
 	id = bpf_get_current_pid_tgid();
 	if (!bpf_map_delete_elem(&argguard_denied_execs, &id) || ret != -E2BIG)
 		return 0; /* argguard's own denial, or not about sizes */
-	e = start_kernel_refusal(&head_bytes);
+	e = start_kernel_refusal(NULL, &head_bytes);
 	if (!e)
 		return 0;
 	call_args(regs, call, &filename, &argv, &ptr_size);

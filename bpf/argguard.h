@@ -276,7 +276,7 @@ struct argguard_cgroup_id_key {
 #define ARGGUARD_FEATURE_EXACT_SIZES (1U << 0) /* linux_binprm.argv_bytes and envp_bytes */
 #define ARGGUARD_FEATURE_KERNEL_HEAD (1U << 1) /* bpf_bprm_read_argv() */
 #define ARGGUARD_FEATURE_COMPAT (1U << 2) /* 32-bit execs: __ia32_compat_sys_execve() */
-#define ARGGUARD_FEATURE_EXEC_ARGS_FAILED (1U << 3) /* tracepoint sched_process_exec_args_failed */
+#define ARGGUARD_FEATURE_EXEC_ARGS_FAILED (1U << 3) /* the refusal tracepoint, patch 4 */
 
 /* Event flags. */
 #define ARGGUARD_EV_EXACT_SIZES \

@@ -195,7 +195,6 @@ int run_daemon(const struct run_opts *opts)
 	install_signals();
 	say_ready(&metrics.maps, opts->log_path);
 	metrics_file_write(&metrics);
-	programs_find_exec_arg_max(progs); /* off the path to READY: a quarter of a cold start */
 	while (!stopping) {
 		if (reload) {
 			reload = 0;

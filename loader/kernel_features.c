@@ -49,7 +49,7 @@ int kernel_features_probe(struct kernel_features *f)
 	f->kernel_head = btf__find_by_name_kind(btf, "bpf_bprm_read_argv", BTF_KIND_FUNC) > 0;
 	f->compat = btf__find_by_name_kind(btf, "__ia32_compat_sys_execve", BTF_KIND_FUNC) > 0;
 	f->exec_args_failed =
-		btf__find_by_name_kind(btf, "btf_trace_sched_process_exec_args_failed",
+		btf__find_by_name_kind(btf, "btf_trace_sched_process_exec_args_failed_tp",
 				       BTF_KIND_TYPEDEF) > 0;
 	btf__free(btf);
 	log_info("the kernel's BTF: exact sizes %s, kernel argv head %s, refusal tracepoint %s, "
@@ -90,6 +90,6 @@ void kernel_tell_what_it_lacks(const struct kernel_features *kernel)
 			   "\"caller\")");
 	if (!kernel->exec_args_failed)
 		log_notice("this kernel has no tracepoint for the execs it refuses "
-			   "(sched_process_exec_args_failed): they are caught at the exit of "
+			   "(sched_process_exec_args_failed_tp): they are caught at the exit of "
 			   "every execve and execveat, which costs every exec a little");
 }

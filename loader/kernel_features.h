@@ -17,7 +17,7 @@ struct kernel_features {
 	bool exact_sizes; /* linux_binprm.argv_bytes and envp_bytes (patch 3) */
 	bool kernel_head; /* bpf_bprm_read_argv() (patch 3) */
 	bool compat; /* 32-bit execs: IA32_EMULATION's __ia32_compat_sys_execve() */
-	bool exec_args_failed; /* tracepoint sched_process_exec_args_failed (patch 4) */
+	bool exec_args_failed; /* tracepoint sched_process_exec_args_failed_tp (patch 4) */
 };
 
 /*

@@ -14,9 +14,8 @@
 #include "pins.h"
 
 #define MAX_PROG_MAPS 32
-/* libbpf's names for the object's global data maps: the object's name, then the section's. */
+/* libbpf's name for the object's read-only data map: the object's name, then the section's. */
 #define RODATA_MAP_NAME "argguard.rodata"
-#define BSS_MAP_NAME "argguard.bss"
 
 /* The program behind a pinned link: the BTF object of its load, and its maps. */
 struct pinned_prog {

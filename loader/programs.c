@@ -15,7 +15,6 @@
 #include <bpf/bpf.h>
 
 #include "argguard.skel.h"
-#include "kallsyms.h"
 #include "kernel_features.h"
 #include "log.h"
 #include "pin_dir.h"
@@ -23,30 +22,10 @@
 #include "program_load.h"
 #include "start_plan.h"
 
-/* What the daemon holds of a load: its maps, opened from the pins, and its .bss. */
+/* What the daemon holds of a load: its maps, opened from the pins. */
 struct programs {
 	int map_fds[NR_MAP_PINS];
-	int bss_fd; /* -1 if the load has none */
 };
-
-/*
- * Where fs.exec_arg_max lives, for kernel-refused records' limit; 0 where
- * the kernel has no such sysctl (no kernel-patches/) or hides addresses.
- */
-static __u64 exec_arg_max_address(void)
-{
-	uint64_t address = 0;
-	int err;
-
-	if (access("/proc/sys/fs/exec_arg_max", F_OK))
-		return 0;
-	err = kallsyms_address("/proc/kallsyms", "exec_arg_max", &address);
-	if (err)
-		log_warning("failed to find fs.exec_arg_max in /proc/kallsyms (%s): kernel-refused "
-			    "records give the RLIMIT_STACK limit, not this cap",
-			    err == -EACCES ? "addresses hidden: no CAP_SYSLOG?" : strerror(-err));
-	return err ? 0 : address;
-}
 
 /*
  * Resuming: a start that finds this very build's programs attached and
@@ -97,8 +76,6 @@ static bool resume(struct programs *p, struct kernel_features *kernel)
 		return false;
 	}
 	*kernel = found.kernel;
-	p->bss_fd = pinned_prog_open_map(progs, n, BSS_MAP_NAME, sizeof(struct argguard_bpf__bss),
-					 &info);
 	return true;
 }
 
@@ -119,7 +96,6 @@ struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
 		log_error("failed to start the BPF programs: %s", strerror(ENOMEM));
 		return NULL;
 	}
-	p->bss_fd = -1;
 	if (*earlier_pins && resume(p, &kernel)) {
 		log_info("adopted the pinned links and maps as they are: this build loaded "
 			 "them, nothing to load again");
@@ -137,38 +113,6 @@ struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
 	return p;
 }
 
-/*
- * Fill in the programs' exec_arg_max_address, unless an earlier start of
- * this load did: the address stays put until the next boot.
- */
-void programs_find_exec_arg_max(const struct programs *p)
-{
-	struct argguard_bpf__bss *bss;
-	struct bpf_map_info info = {};
-	__u32 len = sizeof(info), zero = 0;
-
-	if (p->bss_fd < 0 || bpf_obj_get_info_by_fd(p->bss_fd, &info, &len))
-		return;
-	bss = calloc(1, info.value_size);
-	if (!bss || bpf_map_lookup_elem(p->bss_fd, &zero, bss)) {
-		log_error("failed to read the programs' .bss: %s", strerror(bss ? errno : ENOMEM));
-		goto out;
-	}
-	if (bss->exec_arg_max_address)
-		goto out; /* an earlier start of this load found it */
-	bss->exec_arg_max_address = exec_arg_max_address();
-	if (!bss->exec_arg_max_address)
-		goto out; /* a stock kernel, or a failure that exec_arg_max_address() logged */
-	if (bpf_map_update_elem(p->bss_fd, &zero, bss, BPF_ANY))
-		log_error("failed to tell the programs where fs.exec_arg_max is: %s",
-			  strerror(errno));
-	else
-		log_info("found fs.exec_arg_max in /proc/kallsyms: kernel-refused records give its "
-			 "cap as their limit");
-out:
-	free(bss);
-}
-
 int programs_map_fd(const struct programs *p, enum pin pin)
 {
 	return p->map_fds[pin];
@@ -181,7 +125,5 @@ void programs_close(struct programs *p)
 	/* The links stay pinned, and enforcement in place. */
 	for (int pin = 0; pin < NR_MAP_PINS; pin++)
 		close(p->map_fds[pin]);
-	if (p->bss_fd >= 0)
-		close(p->bss_fd);
 	free(p);
 }

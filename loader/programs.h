@@ -28,14 +28,6 @@ struct programs;
  */
 struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void));
 
-/*
- * Tell the programs where fs.exec_arg_max lives, for the limit of the
- * records of execs the kernel refuses: a scan of /proc/kallsyms, done once
- * enforcing, and once a boot. Until then such records give the RLIMIT_STACK
- * limit. Failures are logged.
- */
-void programs_find_exec_arg_max(const struct programs *p);
-
 /* The fd of a map pin (pin < NR_MAP_PINS). */
 int programs_map_fd(const struct programs *p, enum pin pin);
 

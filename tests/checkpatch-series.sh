@@ -23,9 +23,6 @@ source "$(dirname "$0")/../vm/lib.sh"
 #   message cites is unknown here. How it is cited (GIT_COMMIT_ID: the id
 #   with its title) is still checked.
 ALLOWED=FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID
-# And in a patch that adds a TRACE_EVENT(), the CHECKs that the layout of
-# every TRACE_EVENT() in include/trace/events/ draws.
-ALLOWED_IN_TRACE_EVENTS=PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE
 
 # checkpatch_dir VERSION: print the directory to run checkpatch from, and
 # "tree" or "no-tree"; returns 1 if this version has neither tree nor tarball.
@@ -50,10 +47,9 @@ checkpatch_dir() {
 # checkpatch VERSION FILE: checkpatch's report on one file; fails if it
 # reports anything not allowed.
 checkpatch() {
-	local version=$1 file=$2 dir mode allowed=$ALLOWED
+	local version=$1 file=$2 dir mode
 	read -r dir mode < <(checkpatch_dir "$version")
-	grep -q '^+++ b/include/trace/events/' "$file" && allowed+=,$ALLOWED_IN_TRACE_EVENTS
-	local args=(--strict --quiet --ignore "$allowed")
+	local args=(--strict --quiet --ignore "$ALLOWED")
 	[[ $mode == no-tree ]] && args+=(--no-tree)
 	# spdxcheck.py needs Debian's python3 with python3-ply.
 	(cd "$dir" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl "${args[@]}" "$file")

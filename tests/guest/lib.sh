@@ -202,13 +202,20 @@ counter() { argguard status | awk -v k="$1:" '$1 == k { print $2 }'; }
 
 daemon_pid() { systemctl show -p MainPID --value argguard.service; }
 
+# Whether the kernel has the series' refusal tracepoint (patch 4): a bare
+# tracepoint, with no tracefs event, known by its BTF type as the daemon
+# knows it.
+has_refusal_tp() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux |
+		grep "TYPEDEF 'btf_trace_sched_process_exec_args_failed_tp'" >/dev/null
+}
+
 # The ids of the pinned LSM links and of those that catch kernel refusals:
 # the series' tracepoint where the kernel has it, else the exec exits. They
 # change only when a program is attached anew; a missing pin shows as such.
 pinned_link_ids() {
 	local l refusals=(link_execve link_execveat)
-	[[ -d /sys/kernel/tracing/events/sched/sched_process_exec_args_failed ]] &&
-		refusals=(link_exec_args_failed)
+	has_refusal_tp && refusals=(link_exec_args_failed)
 	for l in link link_creds "${refusals[@]}"; do
 		bpftool -j link show pinned "$PIN_DIR/$l" 2>/dev/null | jq -r .id | grep . || echo "no-$l"
 	done | tr '\n' ' '

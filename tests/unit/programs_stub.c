@@ -35,11 +35,6 @@ int programs_map_fd(const struct programs *p, enum pin pin)
 	return -1;
 }
 
-void programs_find_exec_arg_max(const struct programs *p)
-{
-	(void)p;
-}
-
 void programs_close(struct programs *p)
 {
 	(void)p;

@@ -85,26 +85,37 @@ test_concurrent_huge_execs_oom_only_inside_their_cgroup() {
 	echo "systemctl answered in $(((t1 - t0) / 1000000)) ms after the storm"
 }
 
-# Patch 5's tracepoint, read through tracefs as any tracer reads it: one event
-# for each exec the kernel refused while copying its arguments, none for an
-# exec that went on to run or that failed later.
-test_exec_args_failed_traces_only_the_refused_execs() {
-	local events=/sys/kernel/tracing/events/sched/sched_process_exec_args_failed lines
-	trap "echo 0 >$events/enable; echo 0 >/proc/sys/fs/exec_arg_max" EXIT
-	[[ -d $events ]] || fail "expected $events"
-	echo >/sys/kernel/tracing/trace
-	echo 1 >"$events/enable"
-	/bin/true
-	outcome /nonexistent >/dev/null 2>&1
-	outcome "$HELPERS/pointer_flood" $((1 << 28)) >/dev/null
+# Patch 4's tracepoint is bare: its BTF type is there for BPF, tracefs has
+# no event for it. argguard's program on it records a script whose #! line
+# no longer fits in what its arguments left (binfmt_script's copy fails,
+# after argguard allowed the exec), and nothing for the same exec with a
+# shorter line, which fits to the byte. Under a 262144-byte cap, 4 argument
+# pointers take 32 bytes and the script's name 22: 261990 argument bytes
+# leave 100, which "/bin/true" (10 bytes) fits in and "/bin/true" with a
+# 150-byte argument (161) does not.
+test_exec_args_failed_tp_records_a_script_that_no_longer_fits() {
+	local script=/tmp/argguard-shebang bytes=261990 out records
+	trap 'echo 0 >/proc/sys/fs/exec_arg_max; rm -f /tmp/argguard-shebang' EXIT
+	has_refusal_tp || fail "expected btf_trace_sched_process_exec_args_failed_tp in the kernel's BTF"
+	[[ -d /sys/kernel/tracing/events/sched ]] || fail "expected tracefs's sched events"
+	compgen -G '/sys/kernel/tracing/events/sched/*exec_args*' &&
+		fail "expected no tracefs event for the bare tracepoint"
 	echo 262144 >/proc/sys/fs/exec_arg_max
-	outcome "$HELPERS/execsize" 300000 0 /bin/true >/dev/null
-	echo 0 >"$events/enable"
-	lines=$(grep -o 'sched_process_exec_args_failed: .*' /sys/kernel/tracing/trace)
-	echo "$lines"
-	assert_eq 2 "$(grep -c . <<<"$lines")" "events (the pointer flood and the exec over the cap)"
-	grep -q 'filename=/bin/true err=-7 argc=0 envc=0$' <<<"$lines" ||
-		fail "expected the pointer flood's event: /bin/true, E2BIG, nothing counted"
-	grep -Eq 'filename=/bin/true err=-7 argc=[1-9][0-9]* envc=[0-9]+$' <<<"$lines" ||
-		fail "expected the capped exec's event: /bin/true, E2BIG, its argc counted"
+	printf '#!/bin/true\n' >$script
+	chmod +x $script
+	out=$(outcome "$HELPERS/execsize" $bytes 0 $script 4)
+	assert_eq allowed "$out" "the script with a short #! line"
+	records=$(new_records 0 "$HELPERS/execsize" $bytes 0 $script 4)
+	assert_eq "" "$records" "records of the script that ran"
+	printf '#!/bin/true %0150d\n' 0 >$script
+	records=$(new_records 1 "$HELPERS/execsize" $bytes 0 $script 4)
+	echo "$records"
+	assert_eq 1 "$(grep -c . <<<"$records")" "records of the script that no longer fits"
+	assert_eq kernel-refused "$(jq -r .verdict <<<"$records")" "verdict"
+	assert_eq E2BIG "$(jq -r .errno <<<"$records")" "errno"
+	assert_eq $script "$(jq -r .filename <<<"$records")" "filename"
+	assert_eq exec_arg_max "$(jq -r .limit <<<"$records")" "limit"
+	assert_eq 262144 "$(jq -r .limit_value <<<"$records")" "limit_value"
+	out=$(outcome "$HELPERS/execsize" $bytes 0 $script 4)
+	assert_eq E2BIG "${out%% *}" "the script with a 150-byte #! argument"
 }

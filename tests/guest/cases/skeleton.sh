@@ -30,7 +30,7 @@ test_argguard_service_is_active_and_pinned() {
 	assert_eq '["lsm_mac","lsm_mac"]' \
 		"$(bpftool -j link show | jq -c '[.[] | select(.type == "tracing") | .attach_type]')" \
 		"the tracing links' attach types (bprm_check, bprm_creds_from_file: no fexit)"
-	assert_eq '["cgroup_mkdir","cgroup_rmdir","sched_process_exec_args_failed"]' \
+	assert_eq '["cgroup_mkdir","cgroup_rmdir","sched_process_exec_args_failed_tp"]' \
 		"$(bpftool -j link show | jq -c '[.[] | select(.type == "raw_tracepoint") | .tp_name] | sort')" \
 		"the raw tracepoint links"
 	link=$(bpftool -j link show pinned "$PIN_DIR/link")
