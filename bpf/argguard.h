@@ -46,7 +46,7 @@
 	X(ARGGUARD_SCOPE_CGROUP, "cgroup")         \
 	X(ARGGUARD_SCOPE_SETUID, "setuid")         \
 	X(ARGGUARD_SCOPE_EMPTY_ARGV, "empty_argv") \
-	X(ARGGUARD_SCOPE_KERNEL, "kernel") /* the kernel refused the exec before any LSM ran */
+	X(ARGGUARD_SCOPE_KERNEL, "kernel") /* refused by the kernel, before bprm_check */
 
 /* The outcome of an exec, mildest first. */
 #define ARGGUARD_VERDICTS(X)                         \

@@ -26,7 +26,7 @@ main() {
 
 	say "the 2010 exploit: 24,000 pointers to one 128 KiB string, ulimit -s unlimited"
 	echo "execv: $(ulimit -s unlimited && "$HELPERS/exploit2010" /bin/true | cut -d' ' -f1)" \
-		"(refused by the kernel's own cap, before any LSM)"
+		"(refused by the kernel's own cap, before argguard's hook)"
 	show_record 1
 
 	say "a 4 MiB exec under ulimit -s unlimited, over argguard's $(live_limit)-byte limit"
