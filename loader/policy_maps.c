@@ -197,8 +197,20 @@ static int index_by_pattern(const char *full, const struct stat *st, int type, s
 	if (type != FTW_D || strlen(path) >= sizeof(key.path) - 1)
 		return FTW_CONTINUE;
 	r = cgroup_rule_for(indexing.p, path);
-	if (r < 0 || !cgroup_is_pattern(indexing.p->cgroups[r].path))
-		return FTW_CONTINUE; /* no rule, or its literal one, indexed already */
+	if (r < 0) {
+		/*
+		 * A cgroup_mkdir program that read the old patterns before they
+		 * were cleared may have indexed it after the ids were: that key
+		 * has no rule in this set, and would stop an exec's walk short
+		 * of the rules of the cgroup's ancestors.
+		 */
+		id.cgroup_id = st->st_ino;
+		if (bpf_map_delete_elem(indexing.fd, &id) && errno != ENOENT)
+			goto out_err;
+		return FTW_CONTINUE;
+	}
+	if (!cgroup_is_pattern(indexing.p->cgroups[r].path))
+		return FTW_CONTINUE; /* its literal rule's, indexed already */
 	snprintf(key.path, sizeof(key.path), "%s", indexing.p->cgroups[r].path);
 	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
 	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
@@ -217,6 +229,9 @@ out_err:
  * after the last; then the cgroups that exist, judged by them. The slots
  * are in place before the walk starts: a cgroup made meanwhile is judged by
  * the cgroup_mkdir program if the walk misses it, by both alike if not.
+ * The slots are written last to first: slot 0, emptied by clear_patterns(),
+ * hides the rest until it is written, so the cgroup_mkdir program never
+ * sees new patterns followed by the ones this set held two applies ago.
  */
 static int write_cgroup_patterns(const struct policy_maps *m, const struct policy *p, __u32 set,
 				 const char *cgroup_root)
@@ -229,7 +244,7 @@ static int write_cgroup_patterns(const struct policy_maps *m, const struct polic
 	if (!order)
 		return -ENOMEM;
 	n = cgroup_patterns_ranked(p, order);
-	for (size_t i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
+	for (size_t i = ARGGUARD_MAX_CGROUP_PATTERNS; i-- > 0;) {
 		memset(&key, 0, sizeof(key));
 		key.set = set;
 		if (i < n)
