@@ -163,6 +163,40 @@ static void steps_stay_within_the_budget(void)
 	CHECK(!cgroup_pattern_match("/*", path, NULL), "a path longer than a rule's matches none");
 }
 
+/*
+ * The matcher's real worst case, well past the shapes above: one path
+ * component of 253 'a' and a '*' followed by a run of m 'a' and a 'b', so
+ * never a match. The '*' moves on 253 times and the run is matched again
+ * each time: about 253 * m - m * m / 2 steps, most for the longest such
+ * pattern the maps hold. A leading "**" adds little: after the one
+ * component it has none to take.
+ */
+static void the_longest_literal_after_a_star_stays_within_the_budget(void)
+{
+	char pat[ARGGUARD_CGROUP_PATH_LEN], path[ARGGUARD_CGROUP_PATH_LEN];
+	unsigned long steps, most = 0;
+	unsigned int over = 0, matched = 0;
+
+	memset(path, 'a', sizeof(path) - 2);
+	path[0] = '/';
+	path[sizeof(path) - 2] = '\0'; /* 254 bytes: one component of 253 */
+	for (int dstar = 0; dstar < 2; dstar++) {
+		const char *head = dstar ? "/**/*" : "/*";
+
+		/* up to 254 bytes: head, m 'a', 'b' */
+		for (int m = 1; m <= 253 - (int)strlen(head); m++) {
+			snprintf(pat, sizeof(pat), "%s%.*sb", head, m, path + 1);
+			matched += cgroup_pattern_match(pat, path, &steps);
+			over += steps >= CGROUP_GLOB_MAX_STEPS;
+			most = steps > most ? steps : most;
+		}
+	}
+	CHECK(!matched && !over && most > 30000,
+	      "'*' then up to 251 'a' and 'b' on 253 'a': %u of 499 match, %u at the budget, "
+	      "most steps %lu of %u",
+	      matched, over, most, CGROUP_GLOB_MAX_STEPS);
+}
+
 static void wildcards_are_checked(void)
 {
 	static const struct {
@@ -313,6 +347,7 @@ int main(void)
 	patterns_match_their_cgroups();
 	greedy_steps_agree_with_the_automaton();
 	steps_stay_within_the_budget();
+	the_longest_literal_after_a_star_stays_within_the_budget();
 	wildcards_are_checked();
 	patterns_rank_and_overlap();
 	literal_beats_pattern_and_longer_beats_shorter();
