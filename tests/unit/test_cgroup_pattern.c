@@ -181,11 +181,11 @@ static void the_longest_literal_after_a_star_stays_within_the_budget(void)
 	path[0] = '/';
 	path[sizeof(path) - 2] = '\0'; /* 254 bytes: one component of 253 */
 	for (int dstar = 0; dstar < 2; dstar++) {
-		const char *head = dstar ? "/**/*" : "/*";
+		const char *lead = dstar ? "/**/*" : "/*";
 
-		/* up to 254 bytes: head, m 'a', 'b' */
-		for (int m = 1; m <= 253 - (int)strlen(head); m++) {
-			snprintf(pat, sizeof(pat), "%s%.*sb", head, m, path + 1);
+		/* up to 254 bytes: lead, m 'a', 'b' */
+		for (int m = 1; m <= 253 - (int)strlen(lead); m++) {
+			snprintf(pat, sizeof(pat), "%s%.*sb", lead, m, path + 1);
 			matched += cgroup_pattern_match(pat, path, &steps);
 			over += steps >= CGROUP_GLOB_MAX_STEPS;
 			most = steps > most ? steps : most;
