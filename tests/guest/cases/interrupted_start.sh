@@ -167,26 +167,44 @@ test_an_upgrade_with_new_maps_whose_apply_hangs_enforces_the_last_good_policy() 
 	finish_and_check_the_file_is_applied
 }
 
+# start_fresh: unload, then start argguard in a session of its own, its pid
+# in START_PID. Its group exists only once setsid has run: a kill before that
+# misses, and the start lives on, holding the run lock; so wait for it.
+start_fresh() {
+	argguard unload >/dev/null
+	setsid argguard run --no-journal >/dev/null 2>&1 &
+	START_PID=$!
+	while [[ $(cut -d' ' -f5 "/proc/$START_PID/stat" 2>/dev/null) != "$START_PID" ]] &&
+		kill -0 "$START_PID" 2>/dev/null; do
+		sleep 0.01
+	done
+}
+
+# kill_start PID: SIGKILL a start's whole group and wait until it is gone.
+kill_start() {
+	kill -KILL -- -"$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+	# Its forked loader shares the run lock's open file and may outlive
+	# the wait by a moment: unload would find the lock held.
+	wait_group_gone "$1"
+}
+
 # start_until_links: how long, in ms, a fresh start takes to pin its links
 # on this guest (a slow emulated CPU takes seconds); the start is then killed.
 start_until_links() {
-	local pid t0 now
-	argguard unload >/dev/null
-	setsid argguard run --no-journal >/dev/null 2>&1 &
-	pid=$!
+	local t0 now
+	start_fresh
 	t0=$(date +%s%N)
 	until [[ -n $(link_pins) ]]; do
 		now=$(date +%s%N)
 		if ((now - t0 > 60000000000)); then
-			kill -KILL -- -"$pid" 2>/dev/null || kill -KILL "$pid"
+			kill_start "$START_PID"
 			fail "a fresh start pinned no link in 60 s"
 		fi
 		sleep 0.02
 	done
 	now=$(date +%s%N)
-	kill -KILL -- -"$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null || true
-	wait_group_gone "$pid"
+	kill_start "$START_PID"
 	echo $(((now - t0) / 1000000))
 }
 
@@ -195,7 +213,7 @@ start_until_links() {
 # the maps under the links hold a policy in enforce mode and an exec over
 # its limit is refused.
 test_a_fresh_start_killed_at_any_moment_leaves_no_link_over_an_unset_policy() {
-	local d pid links state seen_none=0 seen_links=0 pinned_ms pct
+	local d links state seen_none=0 seen_links=0 pinned_ms pct
 	trap 'argguard unload >/dev/null 2>&1; restart_clean' EXIT
 	apply_last_good
 	systemctl stop argguard.service
@@ -203,21 +221,9 @@ test_a_fresh_start_killed_at_any_moment_leaves_no_link_over_an_unset_policy() {
 	echo "a fresh start pinned its links $pinned_ms ms in"
 	for pct in 0 2 5 10 15 20 30 40 50 60 70 80 90 95 100 110 120 140 170 200; do
 		d=$(printf '%d.%03d' $((pinned_ms * pct / 100000)) $((pinned_ms * pct / 100 % 1000)))
-		argguard unload >/dev/null
-		setsid argguard run --no-journal >/dev/null 2>&1 &
-		pid=$!
-		# Its group exists only once setsid has run: a kill before that
-		# misses, and the start lives on, holding the run lock.
-		while [[ $(cut -d' ' -f5 "/proc/$pid/stat" 2>/dev/null) != "$pid" ]] &&
-			kill -0 "$pid" 2>/dev/null; do
-			sleep 0.01
-		done
+		start_fresh
 		sleep "$d"
-		kill -KILL -- -"$pid" 2>/dev/null || true
-		wait "$pid" 2>/dev/null || true
-		# Its forked loader shares the run lock's open file and may
-		# outlive the wait by a moment: unload would find the lock held.
-		wait_group_gone "$pid"
+		kill_start "$START_PID"
 		links=$(link_pins)
 		if [[ -z $links ]]; then
 			seen_none=$((seen_none + 1))
