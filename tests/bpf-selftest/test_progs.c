@@ -44,8 +44,7 @@ bool test__start_subtest(const char *name)
 
 	if (number >= 64)
 		abort();
-	snprintf(names[number], sizeof(names[number]), "%s/%s",
-		 STR(TEST_FUNC), name);
+	snprintf(names[number], sizeof(names[number]), "%s/%s", STR(TEST_FUNC), name);
 	start(names[number]);
 	return true;
 }
@@ -60,8 +59,7 @@ void test__fail(void)
 	failed = true;
 }
 
-bool test__check(bool ok, const char *file, int line, const char *name,
-		 const char *fmt, ...)
+bool test__check(bool ok, const char *file, int line, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -76,12 +74,11 @@ bool test__check(bool ok, const char *file, int line, const char *name,
 	return false;
 }
 
-static int print_libbpf(enum libbpf_print_level level, const char *fmt,
-			va_list ap)
+static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)
 		return 0;
-	printf("# libbpf: ");
+	printf("# ");
 	return vprintf(fmt, ap);
 }
 
