@@ -17,6 +17,7 @@ source "$(dirname "$0")/lib.sh"
 
 VERSIONS=(6.1 6.12)
 SELFTESTS=(exec/arg_limits)
+BPF_SELFTESTS=(bprm_read_argv)
 
 # Set the paths for one kernel version.
 use_version() {
@@ -115,6 +116,26 @@ build_selftests() {
 	done
 }
 
+# The series' BPF selftests (tools/testing/selftests/bpf/prog_tests/NAME.c and
+# progs/test_NAME.c), each as bpf_NAME: the program built with clang against
+# this kernel's vmlinux.h, its skeleton, and the runner linked against
+# tests/bpf-selftest's stand-in for test_progs (TAP, one line a subtest).
+build_bpf_selftests() {
+	local dest=$1 t dir=$SRC/tools/testing/selftests/bpf shim=$ARGGUARD_ROOT/tests/bpf-selftest
+	local tmp=$dest/.bpf-build
+	for t in "${BPF_SELFTESTS[@]}"; do
+		[[ -f $dir/prog_tests/$t.c ]] || continue
+		mkdir -p "$tmp"
+		clang -g -O2 -Wall -target bpf -D__TARGET_ARCH_x86 -I "$dest/.." \
+			-idirafter /usr/include -idirafter /usr/include/x86_64-linux-gnu \
+			-c "$dir/progs/test_$t.c" -o "$tmp/test_$t.bpf.o"
+		bpftool gen skeleton "$tmp/test_$t.bpf.o" name "test_$t" >"$tmp/test_$t.skel.h"
+		gcc -Wall -Werror -O2 -I "$shim" -I "$tmp" -DTEST_FUNC="test_$t" \
+			-o "$dest/bpf_$t" "$dir/prog_tests/$t.c" "$shim/test_progs.c" -lbpf
+	done
+	rm -rf "$tmp"
+}
+
 # kunit.py from this tree, for a tree with the exec KUnit suite: it boots
 # this very bzImage with kunit.enable=1 (tests/kunit.sh).
 export_kunit() {
@@ -130,9 +151,10 @@ export_artefacts() {
 	mkdir -p "$tmp"
 	cp "$OUT/arch/x86/boot/bzImage" "$OUT/.config" "$OUT/System.map" "$tmp/"
 	git -C "$SRC" log --oneline pristine..HEAD >"$tmp/patches"
-	build_selftests "$tmp/selftests"
-	export_kunit "$tmp/kunit"
 	bpftool btf dump file "$OUT/vmlinux" format c >"$tmp/vmlinux.h"
+	build_selftests "$tmp/selftests"
+	build_bpf_selftests "$tmp/selftests"
+	export_kunit "$tmp/kunit"
 	rm -rf "$dest"
 	mv "$tmp" "$dest"
 }
@@ -164,7 +186,9 @@ main() {
 	fi
 
 	tarsum=$(sha256sum <"$TARBALL" | cut -c1-64)
-	key=$( (printf '%s\n' "$tarsum"; cat "$0" "${FRAGMENTS[@]}" "${patches[@]}") | sha256sum | cut -c1-16)
+	key=$( (printf '%s\n' "$tarsum"
+		cat "$0" "$ARGGUARD_ROOT"/tests/bpf-selftest/* "${FRAGMENTS[@]}" "${patches[@]}") |
+		sha256sum | cut -c1-16)
 	((stock)) && key=stock-$VERSION-$key || key=patched-$VERSION-$key
 	dest=$ARGGUARD_CACHE/kernel/$key
 	mkdir -p "$WORK"

@@ -137,6 +137,19 @@ set_rule_field() {
 }
 
 # The live global max_total_bytes, read back from the pinned map with bpftool.
+# run_bpf_selftest NAME: run the series' BPF selftest NAME (bpf_NAME, built by
+# vm/kernel.sh with a stand-in for test_progs) and print its TAP; then prints,
+# as the last line, "PASSED SKIPPED FAILED EXIT" of its tests and subtests.
+run_bpf_selftest() {
+	local bin=$KSELFTESTS/bpf_$1 out status=0 n
+	[[ -x $bin ]] || { echo "missing $bin"; echo "0 0 1 127"; return; }
+	out=$("$bin" 2>&1) || status=$?
+	echo "$out" | sed 's/^/  /'
+	n=$(grep -cE '^ok [0-9]+ .*# SKIP' <<<"$out" || true)
+	echo "$(($(grep -cE '^ok [0-9]+ ' <<<"$out" || true) - n)) $n" \
+		"$(grep -cE '^not ok [0-9]+ ' <<<"$out" || true) $status"
+}
+
 # run_kselftest NAME: run the series' kselftest NAME (and NAME_32, its i386
 # build) with argguard's own limit lifted, and print its TAP; then prints, as
 # the last line, "PASSED SKIPPED FAILED EXIT" summed over both.

@@ -27,6 +27,26 @@ test_kselftest_exec_arg_limits_passes() {
 	((passed > 0)) || fail "expected the selftests to run cases"
 }
 
+# Patch 3's BPF selftest: an LSM program reads argv through the kfunc, byte
+# for byte, for a plain exec, an empty argv and a script (-ENODATA on the
+# interpreter's pass), and the verifier refuses the kfunc to a tp_btf
+# program. The test and its four subtests all pass; none skips. argguard's
+# own empty_argv = deny would refuse the empty argv's exec: allowed here.
+test_kselftest_bpf_bprm_read_argv_passes() {
+	local out passed skipped failed status sub
+	trap restore_policy EXIT
+	apply_policy '[global]' 'mode = enforce' 'empty_argv = allow'
+	out=$(run_bpf_selftest bprm_read_argv)
+	echo "$out"
+	read -r passed skipped failed status <<<"$(tail -n 1 <<<"$out")"
+	assert_eq "5 0 0 0" "$passed $skipped $failed $status" \
+		"passed (the test and 4 subtests), skipped, failed and exit status"
+	for sub in argv empty_argv script tracing_refused; do
+		grep -qE "^  ok [0-9]+ test_bprm_read_argv/$sub\$" <<<"$out" ||
+			fail "expected subtest $sub to pass"
+	done
+}
+
 test_2010_exploit_peak_memory_stays_within_the_cap() {
 	local base peak out cap=$((6 << 20)) slack=$((2 << 20))
 	in_new_cgroup argguard-t-base "$HELPERS/execsize" 10 0 /bin/true ||

@@ -13,6 +13,20 @@ test_stock_kselftest_exec_arg_limits_skips() {
 	((skipped > 0)) || fail "expected the cases that need the series to skip"
 }
 
+# The BPF selftest of patch 3 (the patched 6.1 kernel's build) finds no
+# bpf_bprm_read_argv in this kernel's BTF and skips, saying so; it loads
+# nothing.
+test_stock_kselftest_bpf_bprm_read_argv_skips() {
+	local out passed skipped failed status
+	out=$(run_bpf_selftest bprm_read_argv)
+	echo "$out"
+	read -r passed skipped failed status <<<"$(tail -n 1 <<<"$out")"
+	assert_eq "0 1 0 0" "$passed $skipped $failed $status" \
+		"passed, skipped, failed and exit status"
+	grep -q "SKIP:no kfunc bpf_bprm_read_argv in this kernel" <<<"$out" ||
+		fail "expected the skip to name the missing kfunc"
+}
+
 test_stock_pointer_flood_is_killed_by_sigkill_while_counting() {
 	local pid status=0 t0 t1
 	"$HELPERS/pointer_flood" $((1 << 28)) >/dev/null &
