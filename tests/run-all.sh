@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Run every test: build the guest kernels (6.1 patched and stock, 6.12
-# patched; all cached) and the guests with Debian's own 6.1 and 6.12 kernels
+# patched, and every proper prefix of each series; all cached) and the guests with Debian's own 6.1 and 6.12 kernels
 # (cached), build argguard (against bpf/vmlinux/, Debian 12's kernel types:
 # the same build runs on every kernel, CO-RE) and its packages (in a clean
 # chroot, cached), then run the host unit tests, the guest suites and 6.12's
@@ -17,13 +17,17 @@ DEBIAN_612=linux-image-6.12-cloud-amd64
 
 # The guest suites, in the order ctest runs them: what tap-summary.sh reads.
 GUEST_SUITES=(guest_suite guest_suite_612 guest_package guest_nobpf guest_recovery guest_reboot guest_stock
-	guest_debian_61 guest_debian_61_nobpf guest_debian_612 guest_debian_612_nobpf)
+	guest_debian_61 guest_debian_61_nobpf guest_debian_612 guest_debian_612_nobpf
+	series_prefixes_61 series_prefixes_612)
 
 main() {
 	local root build kernel kernel612 stock debian61 debian612 rc=0 s taps=()
 	root=$(cd "$(dirname "$0")/.." && pwd)
 	build=${ARGGUARD_BUILD:-$root/build}
 	unset ARGGUARD_TEST_FILTER # every test, always
+	# The prefixes first, one build after the other: each is incremental on
+	# the one before, and the whole series last is too.
+	"$root/vm/check-series.sh" --build-only 6.1 6.12
 	kernel=$("$root/vm/kernel.sh")
 	stock=$("$root/vm/kernel.sh" --stock)
 	kernel612=$("$root/vm/kernel.sh" --version 6.12)
