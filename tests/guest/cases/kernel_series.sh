@@ -139,3 +139,36 @@ test_exec_args_failed_tp_records_a_script_that_no_longer_fits() {
 	out=$(outcome "$HELPERS/execsize" $bytes 0 $script 4)
 	assert_eq E2BIG "${out%% *}" "the script with a 150-byte #! argument"
 }
+
+# binfmt_misc copies the file's name and its interpreter's path into the
+# arguments as binfmt_script does: an interpreter path 150 bytes longer
+# tips the same exec over the cap, and the tracepoint records it.
+test_exec_args_failed_tp_records_a_binfmt_misc_exec_that_no_longer_fits() {
+	local misc=/proc/sys/fs/binfmt_misc file=/tmp/argguard-misc.agm bytes=261990
+	local long records out
+	long=/tmp/argguard-interp-$(printf '%0140d' 0)
+	# shellcheck disable=SC2154 # r is the trap's own loop variable
+	trap 'echo 0 >/proc/sys/fs/exec_arg_max; rm -rf /tmp/argguard-misc.agm /tmp/argguard-interp-*
+		for r in /proc/sys/fs/binfmt_misc/argguard-{short,long}; do [[ -f $r ]] && echo -1 >"$r"; done' EXIT
+	[[ -f $misc/register ]] || mount -t binfmt_misc binfmt_misc $misc
+	echo 262144 >/proc/sys/fs/exec_arg_max
+	mkdir -p "$long" && ln -sf /bin/true "$long/true"
+	printf 'not a program\n' >$file
+	chmod +x $file
+	echo ':argguard-short:E::agm::/bin/true:' >$misc/register
+	out=$(outcome "$HELPERS/execsize" $bytes 0 $file 4)
+	assert_eq allowed "$out" "the file run by /bin/true through binfmt_misc"
+	records=$(new_records 0 "$HELPERS/execsize" $bytes 0 $file 4)
+	assert_eq "" "$records" "records of the file that ran"
+	echo 0 >$misc/argguard-short
+	echo ":argguard-long:E::agm::$long/true:" >$misc/register
+	records=$(new_records 1 "$HELPERS/execsize" $bytes 0 $file 4)
+	echo "$records"
+	assert_eq 1 "$(grep -c . <<<"$records")" "records of the file that no longer fits"
+	assert_eq kernel-refused "$(jq -r .verdict <<<"$records")" "verdict"
+	assert_eq E2BIG "$(jq -r .errno <<<"$records")" "errno"
+	assert_eq $file "$(jq -r .filename <<<"$records")" "filename"
+	assert_eq exec_arg_max "$(jq -r .limit <<<"$records")" "limit"
+	out=$(outcome "$HELPERS/execsize" $bytes 0 $file 4)
+	assert_eq E2BIG "${out%% *}" "the file with a 150-byte longer interpreter path"
+}
