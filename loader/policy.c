@@ -107,15 +107,16 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 
 /*
  * path in one spelling: no empty or '.' parts, '..' taken back, no trailing
- * '/'. Nothing is looked up: the cgroup need not exist. Returns 0, or -1 if
- * the path leads above the root or is too long for the maps.
+ * '/'. Nothing is looked up: the cgroup need not exist.
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len)
 {
 	size_t len = 0, n;
 
-	if (path[0] != '/' || out_len < 2)
-		return -1;
+	if (path[0] != '/')
+		return -EINVAL;
+	if (out_len < 2)
+		return -ENAMETOOLONG;
 	out[0] = '\0';
 	for (const char *c = path; *c; c += n) {
 		c += strspn(c, "/");
@@ -124,14 +125,14 @@ int cgroup_path_canonical(const char *path, char *out, size_t out_len)
 			continue;
 		if (n == 2 && !strncmp(c, "..", 2)) {
 			if (!len)
-				return -1;
+				return -EINVAL;
 			while (out[--len] != '/')
 				;
 			out[len] = '\0';
 			continue;
 		}
 		if (len + 1 + n >= out_len)
-			return -1;
+			return -ENAMETOOLONG;
 		out[len++] = '/';
 		memcpy(out + len, c, n);
 		len += n;

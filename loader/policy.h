@@ -161,8 +161,9 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 
 /*
  * A cgroup path in one spelling into out: no empty or '.' parts, '..' taken
- * back, no trailing '/'. Nothing is looked up. Returns 0, or -1 if path does
- * not start with '/', leads above the root, or does not fit out_len.
+ * back, no trailing '/'. Nothing is looked up. Returns 0; -EINVAL if path
+ * does not start with '/' or leads above the root; -ENAMETOOLONG if it does
+ * not fit out_len.
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len);
 

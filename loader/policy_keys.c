@@ -2,6 +2,7 @@
 /* What each section and key of a policy file means: the rules and settings they make. */
 #include "policy_keys.h"
 
+#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -95,6 +96,7 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1], why[128];
 	struct policy *p = ps->p;
 	size_t patterns = 0;
+	int err;
 
 	if (path[0] != '/') {
 		policy_fail(ps,
@@ -107,11 +109,14 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 			    path);
 		return NULL;
 	}
-	if (cgroup_path_canonical(path, canonical, sizeof(canonical))) {
-		policy_fail(
-			ps,
-			"cgroup path '%s' leads above the cgroup root or is longer than %zu bytes",
-			path, sizeof(canonical) - 1);
+	err = cgroup_path_canonical(path, canonical, sizeof(canonical));
+	if (err == -ENAMETOOLONG) {
+		policy_fail(ps, "cgroup path '%s' is longer than %zu bytes", path,
+			    sizeof(canonical) - 1);
+		return NULL;
+	}
+	if (err) {
+		policy_fail(ps, "cgroup path '%s' leads above the cgroup root", path);
 		return NULL;
 	}
 	if (cgroup_is_pattern(canonical) && !cgroup_pattern_check(canonical, why, sizeof(why))) {
