@@ -77,19 +77,19 @@ void policy_free(struct policy *p)
 }
 
 struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
-				     const struct argguard_rule *rule)
+				     const struct argguard_rule *rule, unsigned int line)
 {
 	struct uid_rule *more = realloc(p->uids, (p->n_uids + 1) * sizeof(*more));
 
 	if (!more)
 		return NULL;
 	p->uids = more;
-	p->uids[p->n_uids] = (struct uid_rule){ .uid = uid, .rule = *rule };
+	p->uids[p->n_uids] = (struct uid_rule){ .uid = uid, .line = line, .rule = *rule };
 	return &p->uids[p->n_uids++].rule;
 }
 
 struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
-					const struct argguard_rule *rule)
+					const struct argguard_rule *rule, unsigned int line)
 {
 	struct cgroup_rule *more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
 	char *copy = strdup(path);
@@ -101,7 +101,8 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 		return NULL;
 	}
 	p->cgroups = more;
-	p->cgroups[p->n_cgroups] = (struct cgroup_rule){ .path = copy, .rule = *rule };
+	p->cgroups[p->n_cgroups] =
+		(struct cgroup_rule){ .path = copy, .line = line, .rule = *rule };
 	return &p->cgroups[p->n_cgroups++].rule;
 }
 

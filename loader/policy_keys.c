@@ -48,9 +48,26 @@ static bool parse_count(const char *value, uint64_t max, uint64_t *out)
 	return !strpbrk(value, "kKmMgG") && parse_number(value, max, out);
 }
 
+/* Whether a table that holds n of what (at most max) has room for one more; else why not. */
+static bool has_room(struct policy_parser *ps, size_t n, size_t max, const char *what)
+{
+	if (n < max)
+		return true;
+	policy_fail(ps, "more than %zu %s", max, what);
+	return false;
+}
+
+/* The rule just added; NULL, and why, when out of memory. */
+static struct argguard_rule *added(struct policy_parser *ps, struct argguard_rule *rule)
+{
+	if (!rule)
+		policy_fail(ps, "out of memory");
+	return rule;
+}
+
 static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid)
 {
-	struct argguard_rule rule = policy_rule_default(), *added;
+	struct argguard_rule rule = policy_rule_default();
 	struct policy *p = ps->p;
 
 	for (size_t i = 0; i < p->n_uids; i++) {
@@ -60,16 +77,9 @@ static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid
 			return NULL;
 		}
 	}
-	if (p->n_uids == ARGGUARD_MAX_UID_RULES) {
-		policy_fail(ps, "more than %d uid rules", ARGGUARD_MAX_UID_RULES);
+	if (!has_room(ps, p->n_uids, ARGGUARD_MAX_UID_RULES, "uid rules"))
 		return NULL;
-	}
-	added = policy_add_uid(p, uid, &rule);
-	if (!added)
-		policy_fail(ps, "out of memory");
-	else
-		p->uids[p->n_uids - 1].line = ps->line;
-	return added;
+	return added(ps, policy_add_uid(p, uid, &rule, ps->line));
 }
 
 /* Whether path has a "." or ".." component: a pattern spells its path out. */
@@ -92,7 +102,7 @@ static bool has_dot_component(const char *path)
  */
 static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const char *path)
 {
-	struct argguard_rule rule = policy_rule_default(), *added;
+	struct argguard_rule rule = policy_rule_default();
 	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1], why[128];
 	struct policy *p = ps->p;
 	size_t patterns = 0;
@@ -131,20 +141,11 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 			return NULL;
 		}
 	}
-	if (cgroup_is_pattern(canonical) && patterns == ARGGUARD_MAX_CGROUP_PATTERNS) {
-		policy_fail(ps, "more than %d cgroup patterns", ARGGUARD_MAX_CGROUP_PATTERNS);
+	if ((cgroup_is_pattern(canonical) &&
+	     !has_room(ps, patterns, ARGGUARD_MAX_CGROUP_PATTERNS, "cgroup patterns")) ||
+	    !has_room(ps, p->n_cgroups, ARGGUARD_MAX_CGROUP_RULES, "cgroup rules"))
 		return NULL;
-	}
-	if (p->n_cgroups == ARGGUARD_MAX_CGROUP_RULES) {
-		policy_fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
-		return NULL;
-	}
-	added = policy_add_cgroup(p, canonical, &rule);
-	if (!added)
-		policy_fail(ps, "out of memory");
-	else
-		p->cgroups[p->n_cgroups - 1].line = ps->line;
-	return added;
+	return added(ps, policy_add_cgroup(p, canonical, &rule, ps->line));
 }
 
 /* [global] or [setuid]: one rule, one section. */

@@ -296,7 +296,7 @@ static void longest_cgroup_rule_prints_and_reads_back(void)
 	policy_init(&a);
 	a.mode = ARGGUARD_MODE_ENFORCE;
 	rule.max_total_bytes = 64 << 10;
-	CHECK(policy_add_cgroup(&a, path, &rule) != NULL, "a rule for it");
+	CHECK(policy_add_cgroup(&a, path, &rule, 0) != NULL, "a rule for it");
 	f = open_memstream(&out, &len);
 	policy_print(f, &a);
 	fclose(f);
