@@ -240,6 +240,14 @@ static void set_count(struct policy_parser *ps, const char *name, const char *va
 		*out = (uint32_t)n;
 }
 
+static void set_yes_no(struct policy_parser *ps, const char *name, const char *value, bool *out)
+{
+	if (strcmp(value, "yes") && strcmp(value, "no"))
+		policy_fail(ps, "%s = %s: expected yes or no", name, value);
+	else
+		*out = !strcmp(value, "yes");
+}
+
 /* How many bytes "admin_groups = A, B, ..." takes on a line of its own. */
 static size_t admin_groups_printed(const struct policy *p)
 {
@@ -345,16 +353,10 @@ static void set_global_key(struct policy_parser *ps, enum policy_key key, const 
 			  &p->event_rate_total);
 		break;
 	case KEY_ALLOW_LOCKOUT:
-		if (strcmp(value, "yes") && strcmp(value, "no"))
-			policy_fail(ps, "%s = %s: expected yes or no", name, value);
-		else
-			p->allow_lockout = !strcmp(value, "yes");
+		set_yes_no(ps, name, value, &p->allow_lockout);
 		break;
 	case KEY_LEARN_SIZES:
-		if (strcmp(value, "yes") && strcmp(value, "no"))
-			policy_fail(ps, "%s = %s: expected yes or no", name, value);
-		else
-			p->learn_sizes = !strcmp(value, "yes");
+		set_yes_no(ps, name, value, &p->learn_sizes);
 		break;
 	case KEY_ADMIN_GROUPS:
 		set_admin_groups(ps, value);
