@@ -148,24 +148,16 @@ static void journal_close(struct sink *s)
 
 	if (j->fd >= 0)
 		close(j->fd);
-	free(j);
 }
 
-static const struct sink_ops journal_ops = {
-	.name = "journald",
-	.prepare = journal_prepare,
-	.send = journal_send,
-	.close = journal_close,
-};
+static const struct sink_ops journal_ops = SINK_OPS(journal, "journald");
 
 struct sink *journal_open(void)
 {
-	struct journal *j = malloc(sizeof(*j));
+	struct journal *j = sink_new(struct journal, &journal_ops);
 
-	if (!j) {
-		log_error("failed to open the journal: %s", strerror(ENOMEM));
+	if (!j)
 		return NULL;
-	}
-	*j = (struct journal){ .sink = { .ops = &journal_ops }, .fd = -1 };
+	j->fd = -1;
 	return &j->sink;
 }

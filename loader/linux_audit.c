@@ -278,18 +278,10 @@ static int linux_audit_send(struct sink *s, void *item)
 
 static void linux_audit_close(struct sink *s)
 {
-	struct linux_audit *audit = sink_container(s, struct linux_audit);
-
-	close(audit->fd);
-	free(audit);
+	close(sink_container(s, struct linux_audit)->fd);
 }
 
-static const struct sink_ops linux_audit_ops = {
-	.name = "audit",
-	.prepare = linux_audit_prepare,
-	.send = linux_audit_send,
-	.close = linux_audit_close,
-};
+static const struct sink_ops linux_audit_ops = SINK_OPS(linux_audit, "audit");
 
 struct sink *linux_audit_open(void)
 {
@@ -300,16 +292,12 @@ struct sink *linux_audit_open(void)
 		log_error("failed to open the Linux audit log: %s", strerror(errno));
 		return NULL;
 	}
-	audit = malloc(sizeof(*audit));
+	audit = sink_new(struct linux_audit, &linux_audit_ops);
 	if (!audit) {
-		log_error("failed to open the Linux audit log: %s", strerror(ENOMEM));
 		close(fd);
 		return NULL;
 	}
-	*audit = (struct linux_audit){
-		.sink = { .ops = &linux_audit_ops },
-		.fd = fd,
-		.message_size = message_size(),
-	};
+	audit->fd = fd;
+	audit->message_size = message_size();
 	return &audit->sink;
 }
