@@ -7,6 +7,7 @@
 #include "event_json.h"
 #include "json_writer.h"
 #include "record_fields.h"
+#include "record_spell.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -29,10 +30,10 @@ static void add_bytes(struct json_writer *w, const char *key, const char *s, siz
 }
 
 /* The head of the command line as an array; all in hex if any of it is not UTF-8. */
-static void add_args(struct json_writer *w, const char *key, const char *s, size_t len)
+static void add_args(struct json_writer *w, const char *key, const struct field_value *v)
 {
-	bool hex = !record_is_utf8(s, len);
-	const char *p = s, *end = s + len;
+	bool hex = !record_is_utf8(v->s, v->len);
+	const char *p = v->s, *end = v->s + v->len;
 
 	json_begin_array(w, key);
 	while (p < end) {
@@ -48,8 +49,10 @@ static void add_args(struct json_writer *w, const char *key, const char *s, size
 }
 
 /* [{"uid": U, "suppressed": N}, ...], most first. */
-static void add_top_uids(struct json_writer *w, const char *key, const struct record_losses *n)
+static void add_top_uids(struct json_writer *w, const char *key, const struct field_value *v)
 {
+	const struct record_losses *n = v->losses;
+
 	json_begin_array(w, key);
 	for (int i = 0; i < RECORD_TOP_UIDS && n->top_uids[i].n; i++) {
 		json_begin_object(w, NULL);
@@ -61,8 +64,10 @@ static void add_top_uids(struct json_writer *w, const char *key, const struct re
 }
 
 /* {"journald": N, "audit": N}: what the other sinks lost (the log has those records). */
-static void add_other_sinks(struct json_writer *w, const char *key, const struct record_losses *n)
+static void add_other_sinks(struct json_writer *w, const char *key, const struct field_value *v)
 {
+	const struct record_losses *n = v->losses;
+
 	json_begin_object(w, key);
 	for (int i = 0; i < RECORD_OTHER_SINKS; i++)
 		if (n->other_sinks[i].name)
@@ -70,19 +75,12 @@ static void add_other_sinks(struct json_writer *w, const char *key, const struct
 	json_end_object(w);
 }
 
-/* An object; journald gets flat fields, to match on. */
-static void add_container(struct json_writer *w, const char *key, const struct container *c)
+/* An object; journald and audit get its members flat (record_fields.c), to match on. */
+static void add_container(struct json_writer *w, const char *key, const struct field_value *v)
 {
+	const struct container *c = &v->container;
 	size_t pod_len = strlen(c->pod_uid);
 
-	if (w->fields) {
-		json_string(w, "container_runtime", c->runtime, strlen(c->runtime));
-		json_string(w, "container_id", c->id, strlen(c->id));
-		if (pod_len)
-			json_string(w, "container_pod_uid", c->pod_uid, pod_len);
-		json_boolean(w, "container_rootless", c->rootless);
-		return;
-	}
 	json_begin_object(w, key);
 	json_string(w, "runtime", c->runtime, strlen(c->runtime));
 	json_string(w, "id", c->id, strlen(c->id));
@@ -94,46 +92,29 @@ static void add_container(struct json_writer *w, const char *key, const struct c
 	json_end_object(w);
 }
 
+/* The kinds of value written as more than one JSON value. */
+static void (*const add_compound[])(struct json_writer *w, const char *key,
+				    const struct field_value *v) = {
+	[FIELD_ARGS] = add_args,
+	[FIELD_UIDS] = add_top_uids,
+	[FIELD_SINKS] = add_other_sinks,
+	[FIELD_CONTAINER] = add_container,
+};
+
 static void write_field(void *ctx, const struct record_field *f, const struct field_value *v)
 {
 	struct json_writer *w = ctx;
 
-	if (v->state == FIELD_NULL) {
+	if (v->state == FIELD_NULL)
 		json_null(w, f->name);
-		return;
-	}
-	switch (f->kind) {
-	case FIELD_TEXT:
+	else if (f->kind == FIELD_TEXT)
 		json_string(w, f->name, v->s, v->len);
-		break;
-	case FIELD_BYTES:
+	else if (f->kind == FIELD_BYTES)
 		add_bytes(w, f->name, v->s, v->len);
-		break;
-	case FIELD_U64:
-		json_u64(w, f->name, v->u);
-		break;
-	case FIELD_S64:
-		json_s64(w, f->name, v->i);
-		break;
-	case FIELD_BOOL:
-		json_boolean(w, f->name, v->b);
-		break;
-	case FIELD_FIXED3:
-		json_fixed3(w, f->name, v->d);
-		break;
-	case FIELD_ARGS:
-		add_args(w, f->name, v->s, v->len);
-		break;
-	case FIELD_UIDS:
-		add_top_uids(w, f->name, v->losses);
-		break;
-	case FIELD_SINKS:
-		add_other_sinks(w, f->name, v->losses);
-		break;
-	case FIELD_CONTAINER:
-		add_container(w, f->name, &v->container);
-		break;
-	}
+	else if (f->kind == FIELD_LITERAL)
+		json_literal(w, f->name, v->s, v->len);
+	else
+		add_compound[f->kind](w, f->name, v);
 }
 
 static void add_record(struct json_writer *w, const struct record *r, unsigned int skip)
@@ -148,14 +129,14 @@ char *record_to_json(const struct record *r, size_t *len)
 	struct json_writer w;
 
 	json_writer_init(&w, false);
-	add_record(&w, r, 0);
+	add_record(&w, r, FIELD_NO_LOG);
 	return json_writer_finish(&w, len);
 }
 
 void record_to_fields(const struct record *r, struct json_writer *w)
 {
 	json_writer_init(w, true);
-	add_record(w, r, 0);
+	add_record(w, r, FIELD_NO_JOURNAL);
 }
 
 char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
@@ -166,6 +147,6 @@ char *event_to_json(const struct argguard_event *e, int64_t realtime_offset_ns)
 	struct json_writer w;
 
 	json_writer_init(&w, false);
-	add_record(&w, &r, FIELD_NOT_EVENT);
+	add_record(&w, &r, FIELD_NO_LOG | FIELD_NOT_EVENT);
 	return json_writer_finish(&w, NULL);
 }

@@ -15,7 +15,7 @@
 #include "event_json.h"
 #include "json_writer.h"
 #include "log.h"
-#include "record_fields.h"
+#include "record_spell.h"
 
 /* journald's native protocol (systemd.journal-fields(7)), spoken without libsystemd. */
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"

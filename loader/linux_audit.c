@@ -108,88 +108,16 @@ static void add_bytes(struct message *m, const char *key, const char *value, siz
 	m->len = p - m->text;
 }
 
-static void add(struct message *m, const char *key, const char *value)
-{
-	add_bytes(m, key, value, strlen(value));
-}
-
-/* "1000:5,1001:3": the uids that lost the most; nothing when none did. */
-static void add_top_uids(struct message *m, const char *key, const struct record_losses *n)
-{
-	char top[RECORD_TOP_UIDS * 32];
-
-	record_top_uids(n, top, sizeof(top));
-	if (top[0])
-		add(m, key, top);
-}
-
-/* "journald:5,audit:0": what each other sink in use lost. */
-static void add_other_sinks(struct message *m, const char *key, const struct record_losses *n)
-{
-	char text[RECORD_OTHER_SINKS * 48];
-	size_t used = 0;
-
-	text[0] = '\0';
-	for (int i = 0; i < RECORD_OTHER_SINKS; i++)
-		if (n->other_sinks[i].name && used < sizeof(text))
-			used += snprintf(text + used, sizeof(text) - used, "%s%s:%" PRIu64,
-					 used ? "," : "", n->other_sinks[i].name,
-					 n->other_sinks[i].n);
-	if (text[0])
-		add(m, key, text);
-}
-
-/* Flat, as journald has them. */
-static void add_container(struct message *m, const struct container *c)
-{
-	add(m, "container_runtime", c->runtime);
-	add(m, "container_id", c->id);
-	if (c->pod_uid[0])
-		add(m, "container_pod_uid", c->pod_uid);
-	add(m, "container_rootless", c->rootless ? "true" : "false");
-}
-
-/* One field of the record; a null one is left out. */
+/*
+ * One field of the record, each as one string; a null one is left out. The
+ * head's arguments each end in a NUL: in hex, as auditd's proctitle. No
+ * argument, no field.
+ */
 static void add_field(struct message *m, const struct record_field *f, const struct field_value *v)
 {
-	char text[32];
-
-	if (v->state == FIELD_NULL)
+	if (v->state == FIELD_NULL || (f->kind == FIELD_ARGS && !v->len))
 		return;
-	switch (f->kind) {
-	case FIELD_ARGS: /* each argument ends in a NUL: hex, as auditd's proctitle; none, left out */
-		if (v->len)
-			add_bytes(m, f->name, v->s, v->len);
-		break;
-	case FIELD_TEXT:
-	case FIELD_BYTES:
-		add_bytes(m, f->name, v->s, v->len);
-		break;
-	case FIELD_U64:
-		snprintf(text, sizeof(text), "%" PRIu64, v->u);
-		add(m, f->name, text);
-		break;
-	case FIELD_S64:
-		snprintf(text, sizeof(text), "%" PRId64, v->i);
-		add(m, f->name, text);
-		break;
-	case FIELD_BOOL:
-		add(m, f->name, v->b ? "true" : "false");
-		break;
-	case FIELD_FIXED3:
-		snprintf(text, sizeof(text), "%.3f", v->d);
-		add(m, f->name, text);
-		break;
-	case FIELD_UIDS:
-		add_top_uids(m, f->name, v->losses);
-		break;
-	case FIELD_SINKS:
-		add_other_sinks(m, f->name, v->losses);
-		break;
-	case FIELD_CONTAINER:
-		add_container(m, &v->container);
-		break;
-	}
+	add_bytes(m, f->name, v->s, v->len);
 }
 
 /*

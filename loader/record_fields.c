@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#define _GNU_SOURCE /* strerrorname_np(), asprintf() */
 #include "record_fields.h"
 #include "names.h"
+#include "record_spell.h"
 
 #include <errno.h>
 #include <stddef.h>
@@ -9,163 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-bool record_is_utf8(const char *str, size_t len)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned char c = s[i];
-		size_t n;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
-			return false;
-		}
-		if (len - i <= n)
-			return false;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		/* Reject overlong forms, surrogates and values past U+10FFFF. */
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return false;
-		i += n + 1;
-	}
-	return true;
-}
-
-/* The bytes at s as hex digits, two a byte. free() it; NULL when out of memory. */
-static char *hex_of(const char *s, size_t len)
-{
-	static const char digits[] = "0123456789abcdef";
-	char *hex = malloc(2 * len + 1);
-
-	if (!hex)
-		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		hex[2 * i] = digits[(unsigned char)s[i] >> 4];
-		hex[2 * i + 1] = digits[(unsigned char)s[i] & 15];
-	}
-	hex[2 * len] = '\0';
-	return hex;
-}
-
-char *record_string(const char *buf, size_t max, bool *hex)
-{
-	size_t len = strnlen(buf, max);
-
-	*hex = !record_is_utf8(buf, len);
-	return *hex ? hex_of(buf, len) : strndup(buf, len);
-}
-
-const char *record_errno(int32_t err, char *buf, size_t len)
-{
-	const char *name = strerrorname_np(err);
-
-	if (name)
-		return name;
-	snprintf(buf, len, "%d", err);
-	return buf;
-}
-
-const char *record_sizes(const struct argguard_event *e)
-{
-	if (event_has_exact_sizes(e))
-		return "exact";
-	return event_has_total_bytes(e) ? "derived" : "unknown";
-}
-
-bool record_interpreter(const struct argguard_event *e, const char **name, size_t *len)
-{
-	const char *p = e->shebang, *end = e->shebang + sizeof(e->shebang);
-
-	if (!(e->flags & ARGGUARD_EV_SCRIPT))
-		return false;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	*name = p;
-	while (p < end && *p && *p != ' ' && *p != '\t' && *p != '\n')
-		p++;
-	*len = p - *name;
-	return true;
-}
-
-uint64_t record_lost(const struct record_losses *n)
-{
-	return n->ring_full + n->log_backlog + n->malformed + n->held_at_exit;
-}
-
-void record_top_uids(const struct record_losses *n, char *buf, size_t len)
-{
-	size_t used = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; i < RECORD_TOP_UIDS && n->top_uids[i].n && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%u:%llu", i ? "," : "",
-				 n->top_uids[i].uid, (unsigned long long)n->top_uids[i].n);
-}
-
-/* The summary's message: what was held back and lost, and over how long. */
-static void summary_message(const struct record_losses *n, uint64_t interval_ns, char *buf,
-			    size_t len)
-{
-	char top[RECORD_TOP_UIDS * 32], by_uid[RECORD_TOP_UIDS * 40] = "", others[160] = "";
-	size_t used = 0;
-
-	record_top_uids(n, top, sizeof(top));
-	if (top[0])
-		snprintf(by_uid, sizeof(by_uid), " (uid:count %s)", top);
-	for (int i = 0; i < RECORD_OTHER_SINKS; i++)
-		if (n->other_sinks[i].n && used < sizeof(others))
-			used += snprintf(others + used, sizeof(others) - used, "; %s lost %llu",
-					 n->other_sinks[i].name,
-					 (unsigned long long)n->other_sinks[i].n);
-	snprintf(buf, len,
-		 "suppressed %llu events%s and lost %llu (ring buffer full %llu, "
-		 "log backlog full %llu, malformed %llu, held at exit %llu)%s in the last %.1f s",
-		 (unsigned long long)n->suppressed, by_uid, (unsigned long long)record_lost(n),
-		 (unsigned long long)n->ring_full, (unsigned long long)n->log_backlog,
-		 (unsigned long long)n->malformed, (unsigned long long)n->held_at_exit, others,
-		 interval_ns / 1e9);
-}
-
-char *record_message(const struct record *r)
-{
-	const struct argguard_event *e = r->event;
-	char summary[400], *filename, *message;
-	bool hex;
-	int n;
-
-	if (r->kind == RECORD_SUMMARY) {
-		summary_message(&r->losses, r->interval_ns, summary, sizeof(summary));
-		return strdup(summary);
-	}
-	filename = record_string(e->filename, sizeof(e->filename), &hex);
-	if (!filename)
-		return NULL;
-	n = asprintf(&message, "%s exec of %s (%s %s, limit %llu)", verdict_name(e->verdict),
-		     filename, scope_name(e->scope), limit_name(e->limit_kind),
-		     (unsigned long long)e->limit);
-	free(filename);
-	return n < 0 ? NULL : message;
-}
 
 /* The getters' ways to say what they found. */
 static void set_text(struct field_value *v, const char *s)
@@ -182,29 +25,32 @@ static void set_bytes(struct field_value *v, const char *s, size_t max)
 	v->len = strnlen(s, max);
 }
 
+/* A number, in decimal; null when it is not known. */
 static void set_u64(struct field_value *v, bool known, uint64_t u)
 {
-	v->state = known ? FIELD_SET : FIELD_NULL;
-	v->u = u;
+	char *end = v->buf + sizeof(v->buf), *p = end;
+
+	if (!known) {
+		v->state = FIELD_NULL;
+		return;
+	}
+	do
+		*--p = '0' + u % 10;
+	while (u /= 10);
+	v->state = FIELD_SET;
+	v->s = p;
+	v->len = end - p;
 }
 
 /* A count the BPF side could not read is -1: null. */
 static void set_count(struct field_value *v, bool known, int32_t n)
 {
-	v->state = known && n >= 0 ? FIELD_SET : FIELD_NULL;
-	v->i = n;
-}
-
-static void set_s64(struct field_value *v, int64_t i)
-{
-	v->state = FIELD_SET;
-	v->i = i;
+	set_u64(v, known && n >= 0, (uint64_t)n);
 }
 
 static void set_bool(struct field_value *v, bool b)
 {
-	v->state = FIELD_SET;
-	v->b = b;
+	set_text(v, b ? "true" : "false");
 }
 
 /*
@@ -260,17 +106,18 @@ static void get_verdict(const struct record *r, struct field_value *v)
 static void get_member(const struct record *r, const struct record_field *f, struct field_value *v)
 {
 	const char *m = (const char *)r->event + f->offset;
+	uint64_t u64;
 	uint32_t u32;
 	int32_t s32;
 
 	switch (f->member) {
 	case MEMBER_U64:
-		memcpy(&v->u, m, sizeof(v->u));
-		v->state = FIELD_SET;
+		memcpy(&u64, m, sizeof(u64));
+		set_u64(v, true, u64);
 		break;
 	case MEMBER_U32:
 		memcpy(&u32, m, sizeof(u32));
-		set_s64(v, u32);
+		set_u64(v, true, u32);
 		break;
 	case MEMBER_COUNT:
 		memcpy(&s32, m, sizeof(s32));
@@ -448,6 +295,32 @@ static void get_container(const struct record *r, struct field_value *v)
 	v->state = container_from_cgroup(r->cgroup, &v->container) ? FIELD_SET : FIELD_NULL;
 }
 
+/* Its members, flat: none without a container. */
+static void get_container_runtime(const struct record *r, struct field_value *v)
+{
+	if (container_from_cgroup(r->cgroup, &v->container))
+		set_text(v, v->container.runtime);
+}
+
+static void get_container_id(const struct record *r, struct field_value *v)
+{
+	if (container_from_cgroup(r->cgroup, &v->container))
+		set_text(v, v->container.id);
+}
+
+/* Only in a Kubernetes pod. */
+static void get_container_pod_uid(const struct record *r, struct field_value *v)
+{
+	if (container_from_cgroup(r->cgroup, &v->container) && v->container.pod_uid[0])
+		set_text(v, v->container.pod_uid);
+}
+
+static void get_container_rootless(const struct record *r, struct field_value *v)
+{
+	if (container_from_cgroup(r->cgroup, &v->container))
+		set_bool(v, v->container.rootless);
+}
+
 /* The summary's rows. */
 
 static void get_losses(const struct record *r, struct field_value *v)
@@ -456,20 +329,47 @@ static void get_losses(const struct record *r, struct field_value *v)
 	v->losses = &r->losses;
 }
 
+/* As text: "1000:5,1001:3"; none when no uid lost any. */
+static void get_suppressed_by_uid_text(const struct record *r, struct field_value *v)
+{
+	record_top_uids(&r->losses, v->buf, sizeof(v->buf));
+	if (v->buf[0])
+		set_text(v, v->buf);
+}
+
+/* As text: "journald:5,audit:0", each other sink in use; none without one. */
+static void get_lost_by_sink_text(const struct record *r, struct field_value *v)
+{
+	const struct record_losses *n = &r->losses;
+	size_t used = 0;
+
+	v->buf[0] = '\0';
+	for (int i = 0; i < RECORD_OTHER_SINKS; i++)
+		if (n->other_sinks[i].name && used < sizeof(v->buf))
+			used += snprintf(v->buf + used, sizeof(v->buf) - used, "%s%s:%llu",
+					 used ? "," : "", n->other_sinks[i].name,
+					 (unsigned long long)n->other_sinks[i].n);
+	if (v->buf[0])
+		set_text(v, v->buf);
+}
+
 static void get_lost(const struct record *r, struct field_value *v)
 {
 	set_u64(v, true, record_lost(&r->losses));
 }
 
+/* Seconds, with three decimals. */
 static void get_interval_s(const struct record *r, struct field_value *v)
 {
-	v->state = FIELD_SET;
-	v->d = r->interval_ns / 1e9;
+	int n = snprintf(v->buf, sizeof(v->buf), "%.3f", r->interval_ns / 1e9);
+
+	set_text(v, v->buf);
+	v->len = n > 0 && (size_t)n < sizeof(v->buf) ? (size_t)n : 0;
 }
 
 static void get_message(const struct record *r, struct field_value *v)
 {
-	summary_message(&r->losses, r->interval_ns, v->buf, sizeof(v->buf));
+	record_summary_message(&r->losses, r->interval_ns, v->buf, sizeof(v->buf));
 	set_text(v, v->buf);
 }
 
@@ -484,67 +384,74 @@ static void get_message(const struct record *r, struct field_value *v)
 			offsetof(struct argguard_event, name),     \
 			sizeof(((struct argguard_event *)0)->name) \
 	}
-#define LOSS_ROW(name, member)                                                                    \
-	{                                                                                         \
-#name, FIELD_U64, 0, NULL, MEMBER_LOSS, offsetof(struct record_losses, member), 0 \
+#define LOSS_ROW(name, member)                                    \
+	{                                                         \
+#name, FIELD_LITERAL, 0, NULL, MEMBER_LOSS,       \
+			offsetof(struct record_losses, member), 0 \
 	}
 
 /* An exec's fields, in the order the JSON has them (the audit message: linux_audit.c). */
 static const struct record_field exec_fields[] = {
 	ROW(time, TEXT, FIELD_NO_AUDIT),
-	ROW(mono_ns, U64, FIELD_NO_AUDIT),
+	ROW(mono_ns, LITERAL, FIELD_NO_AUDIT),
 	ROW(verdict, TEXT, 0),
 	ROW(scope, TEXT, 0),
-	ROW(rule_id, U64, 0),
+	ROW(rule_id, LITERAL, 0),
 	ROW(limit, TEXT, 0),
-	{ "limit_value", FIELD_U64, 0, NULL, MEMBER_U64, offsetof(struct argguard_event, limit),
+	{ "limit_value", FIELD_LITERAL, 0, NULL, MEMBER_U64, offsetof(struct argguard_event, limit),
 	  0 },
 	ROW(errno, TEXT, 0),
-	EVENT_ROW(pid, S64, U32, 0),
-	EVENT_ROW(ppid, S64, U32, 0),
-	EVENT_ROW(uid, S64, U32, 0),
-	EVENT_ROW(euid, S64, U32, 0),
-	EVENT_ROW(gid, S64, U32, 0),
-	ROW(userns_owner, U64, 0),
-	EVENT_ROW(cgroup_id, U64, U64, 0),
+	EVENT_ROW(pid, LITERAL, U32, 0),
+	EVENT_ROW(ppid, LITERAL, U32, 0),
+	EVENT_ROW(uid, LITERAL, U32, 0),
+	EVENT_ROW(euid, LITERAL, U32, 0),
+	EVENT_ROW(gid, LITERAL, U32, 0),
+	ROW(userns_owner, LITERAL, 0),
+	EVENT_ROW(cgroup_id, LITERAL, U64, 0),
 	EVENT_ROW(comm, BYTES, STRING, 0),
 	EVENT_ROW(filename, BYTES, STRING, 0),
 	ROW(interpreter, BYTES, 0),
-	EVENT_ROW(argc, S64, COUNT, 0),
-	EVENT_ROW(envc, S64, COUNT, 0),
-	ROW(total_bytes, U64, 0),
-	ROW(argv_bytes, U64, 0),
-	ROW(envp_bytes, U64, 0),
-	ROW(orig_argc, S64, 0),
+	EVENT_ROW(argc, LITERAL, COUNT, 0),
+	EVENT_ROW(envc, LITERAL, COUNT, 0),
+	ROW(total_bytes, LITERAL, 0),
+	ROW(argv_bytes, LITERAL, 0),
+	ROW(envp_bytes, LITERAL, 0),
+	ROW(orig_argc, LITERAL, 0),
 	ROW(sizes, TEXT, 0),
-	ROW(secureexec, BOOL, 0),
+	ROW(secureexec, LITERAL, 0),
 	ROW(argv_head, ARGS, FIELD_AUDIT_LAST),
-	ROW(argv_head_bytes, U64, 0),
-	ROW(argv_head_truncated, BOOL, 0),
-	ROW(argv_head_unreadable, BOOL, 0),
+	ROW(argv_head_bytes, LITERAL, 0),
+	ROW(argv_head_truncated, LITERAL, 0),
+	ROW(argv_head_unreadable, LITERAL, 0),
 	ROW(argv_head_encoding, TEXT, FIELD_NO_AUDIT),
 	ROW(head_source, TEXT, 0),
 	ROW(cgroup, BYTES, FIELD_NOT_EVENT),
 	ROW(cgroup_error, TEXT, FIELD_NOT_EVENT),
 	ROW(rule_cgroup, BYTES, FIELD_NOT_EVENT),
 	ROW(rule_cgroup_error, TEXT, FIELD_NOT_EVENT),
-	ROW(container, CONTAINER, FIELD_NOT_EVENT),
+	ROW(container, CONTAINER, FIELD_NOT_EVENT | FIELD_NO_JOURNAL | FIELD_NO_AUDIT),
+	ROW(container_runtime, TEXT, FIELD_FLAT),
+	ROW(container_id, TEXT, FIELD_FLAT),
+	ROW(container_pod_uid, TEXT, FIELD_FLAT),
+	ROW(container_rootless, LITERAL, FIELD_FLAT),
 };
 
 /* A summary's fields, in order. */
 static const struct record_field summary_fields[] = {
 	ROW(time, TEXT, FIELD_NO_AUDIT),
-	ROW(mono_ns, U64, FIELD_NO_AUDIT),
+	ROW(mono_ns, LITERAL, FIELD_NO_AUDIT),
 	ROW(verdict, TEXT, 0),
 	LOSS_ROW(suppressed, suppressed),
-	{ "suppressed_by_uid", FIELD_UIDS, 0, get_losses, 0, 0, 0 },
-	ROW(lost, U64, 0),
+	{ "suppressed_by_uid", FIELD_UIDS, FIELD_NO_AUDIT, get_losses, 0, 0, 0 },
+	{ "suppressed_by_uid", FIELD_TEXT, FIELD_AUDIT_ONLY, get_suppressed_by_uid_text, 0, 0, 0 },
+	ROW(lost, LITERAL, 0),
 	LOSS_ROW(lost_ring_full, ring_full),
 	LOSS_ROW(lost_log_backlog, log_backlog),
 	LOSS_ROW(lost_malformed, malformed),
 	LOSS_ROW(lost_held_at_exit, held_at_exit),
-	{ "lost_by_sink", FIELD_SINKS, 0, get_losses, 0, 0, 0 },
-	ROW(interval_s, FIXED3, 0),
+	{ "lost_by_sink", FIELD_SINKS, FIELD_NO_AUDIT, get_losses, 0, 0, 0 },
+	{ "lost_by_sink", FIELD_TEXT, FIELD_AUDIT_ONLY, get_lost_by_sink_text, 0, 0, 0 },
+	ROW(interval_s, LITERAL, 0),
 	ROW(message, TEXT, FIELD_NO_AUDIT),
 };
 

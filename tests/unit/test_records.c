@@ -22,7 +22,7 @@
 #include "journal.h"
 #include "json_writer.h"
 #include "linux_audit.h"
-#include "record_fields.h"
+#include "record_spell.h"
 #include "sample_event.h"
 
 /* The sample event, decided by a cgroup rule and denied with E2BIG. */
