@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,6 +319,20 @@ static void set_admin_groups(struct policy_parser *ps, const char *value)
 	}
 }
 
+/* The keys that take a count of records: its bound, what it means, and where it goes. */
+static const struct {
+	uint64_t max;
+	const char *meaning;
+	size_t offset; /* of its uint32_t in struct policy */
+} count_keys[] = {
+	[KEY_EVENT_RATE] = { POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			     offsetof(struct policy, event_rate) },
+	[KEY_EVENT_BURST] = { POLICY_EVENT_BURST_MAX, " records (0: 1)",
+			      offsetof(struct policy, event_burst) },
+	[KEY_EVENT_RATE_TOTAL] = { POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+				   offsetof(struct policy, event_rate_total) },
+};
+
 static void set_global_key(struct policy_parser *ps, enum policy_key key, const char *value)
 {
 	struct policy *p = ps->p;
@@ -341,22 +356,15 @@ static void set_global_key(struct policy_parser *ps, enum policy_key key, const 
 			p->head_bytes = (uint32_t)n;
 		break;
 	case KEY_EVENT_RATE:
-		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
-			  &p->event_rate);
-		break;
 	case KEY_EVENT_BURST:
-		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
-			  &p->event_burst);
-		break;
 	case KEY_EVENT_RATE_TOTAL:
-		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
-			  &p->event_rate_total);
+		set_count(ps, name, value, count_keys[key].max, count_keys[key].meaning,
+			  (uint32_t *)((char *)p + count_keys[key].offset));
 		break;
 	case KEY_ALLOW_LOCKOUT:
-		set_yes_no(ps, name, value, &p->allow_lockout);
-		break;
 	case KEY_LEARN_SIZES:
-		set_yes_no(ps, name, value, &p->learn_sizes);
+		set_yes_no(ps, name, value,
+			   key == KEY_ALLOW_LOCKOUT ? &p->allow_lockout : &p->learn_sizes);
 		break;
 	case KEY_ADMIN_GROUPS:
 		set_admin_groups(ps, value);
