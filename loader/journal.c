@@ -29,10 +29,11 @@ struct journal {
 
 char *journal_fields(const struct record *r, size_t *len)
 {
-	char *message = record_message(r), priority[16], *fields;
+	char *message, priority[16], *fields;
 	struct json_writer w;
 
 	record_to_fields(r, &w);
+	message = record_message(r);
 	if (message)
 		json_field2(&w, "MESSAGE", "argguard: ", message);
 	snprintf(priority, sizeof(priority), "%d", record_is_failure(r) ? LOG_WARNING : LOG_NOTICE);
