@@ -42,69 +42,39 @@ const volatile __u32 argguard_build_features = 0;
  * (loader/pins.h), which admins use with bpftool and which stay as they were.
  */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct argguard_config);
-} argguard_config SEC(".maps");
+/* A map as libbpf reads it: name, type, max_entries, and the key and value types. */
+#define ARGGUARD_MAP(name, type_, entries, key_, value_) \
+	struct {                                         \
+		__uint(type, type_);                     \
+		__uint(max_entries, entries);            \
+		__type(key, key_);                       \
+		__type(value, value_);                   \
+	} name SEC(".maps")
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2); /* one per set */
-	__type(key, __u32);
-	__type(value, struct argguard_settings);
-} argguard_settings SEC(".maps");
+ARGGUARD_MAP(argguard_config, BPF_MAP_TYPE_ARRAY, 1, __u32, struct argguard_config);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct argguard_probe);
-} argguard_probe SEC(".maps");
+/* The settings, one entry per set. */
+ARGGUARD_MAP(argguard_settings, BPF_MAP_TYPE_ARRAY, 2, __u32, struct argguard_settings);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2); /* one rule per set */
-	__type(key, __u32);
-	__type(value, struct argguard_rule);
-} argguard_global_rules SEC(".maps");
+ARGGUARD_MAP(argguard_probe, BPF_MAP_TYPE_ARRAY, 1, __u32, struct argguard_probe);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
-	__type(key, __u32);
-	__type(value, struct argguard_rule);
-} argguard_setuid_rules SEC(".maps");
+/* The global rule, one per set. */
+ARGGUARD_MAP(argguard_global_rules, BPF_MAP_TYPE_ARRAY, 2, __u32, struct argguard_rule);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 2 * ARGGUARD_MAX_UID_RULES);
-	__type(key, struct argguard_uid_key);
-	__type(value, struct argguard_rule);
-} argguard_uid_rules SEC(".maps");
+ARGGUARD_MAP(argguard_setuid_rules, BPF_MAP_TYPE_ARRAY, 2, __u32, struct argguard_rule);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 2 * ARGGUARD_MAX_CGROUP_RULES);
-	__type(key, struct argguard_cgroup_key);
-	__type(value, struct argguard_rule);
-} argguard_cgroup_rules SEC(".maps");
+ARGGUARD_MAP(argguard_uid_rules, BPF_MAP_TYPE_HASH, 2 * ARGGUARD_MAX_UID_RULES,
+	     struct argguard_uid_key, struct argguard_rule);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	/* One live cgroup per ruled path, room for as many being replaced, and a mark per set. */
-	__uint(max_entries, 4 * ARGGUARD_MAX_CGROUP_RULES + 2);
-	__type(key, struct argguard_cgroup_id_key);
-	__type(value, struct argguard_cgroup_key);
-} argguard_cgroup_ids SEC(".maps");
+ARGGUARD_MAP(argguard_cgroup_rules, BPF_MAP_TYPE_HASH, 2 * ARGGUARD_MAX_CGROUP_RULES,
+	     struct argguard_cgroup_key, struct argguard_rule);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2 * ARGGUARD_MAX_CGROUP_PATTERNS);
-	__type(key, __u32);
-	__type(value, struct argguard_cgroup_key);
-} argguard_cgroup_patterns SEC(".maps");
+/* One live cgroup per ruled path, room for as many being replaced, and a mark per set. */
+ARGGUARD_MAP(argguard_cgroup_ids, BPF_MAP_TYPE_HASH, 4 * ARGGUARD_MAX_CGROUP_RULES + 2,
+	     struct argguard_cgroup_id_key, struct argguard_cgroup_key);
+
+ARGGUARD_MAP(argguard_cgroup_patterns, BPF_MAP_TYPE_ARRAY, 2 * ARGGUARD_MAX_CGROUP_PATTERNS, __u32,
+	     struct argguard_cgroup_key);
 
 /*
  * Where the match of a new cgroup's path with a pattern stands. In a map,
@@ -113,12 +83,7 @@ struct {
  * values at every step, and drop the code that moves a '*' back as dead.
  * Per CPU: the cgroup_mkdir tracepoint runs with preemption off.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct cgroup_glob);
-} argguard_glob SEC(".maps");
+ARGGUARD_MAP(argguard_glob, BPF_MAP_TYPE_PERCPU_ARRAY, 1, __u32, struct cgroup_glob);
 
 /* A walk's result: the nearest ancestor with a rule, or 0, as of a generation. */
 struct cgroup_walk {
@@ -132,26 +97,12 @@ struct cgroup_walk {
  * Not pinned: only the programs use it, and a stale entry is never read
  * (argguard.h, cgroup_ids).
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, struct argguard_cgroup_id_key);
-	__type(value, struct cgroup_walk);
-} argguard_cgroup_walks SEC(".maps");
+ARGGUARD_MAP(argguard_cgroup_walks, BPF_MAP_TYPE_LRU_HASH, 4096, struct argguard_cgroup_id_key,
+	     struct cgroup_walk);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, ARGGUARD_NR_COUNTERS);
-	__type(key, __u32);
-	__type(value, __u64);
-} argguard_counters SEC(".maps");
+ARGGUARD_MAP(argguard_counters, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_NR_COUNTERS, __u32, __u64);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, ARGGUARD_NR_DROPS);
-	__type(key, __u32);
-	__type(value, __u64);
-} argguard_drops SEC(".maps");
+ARGGUARD_MAP(argguard_drops, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_NR_DROPS, __u32, __u64);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -159,32 +110,18 @@ struct {
 } argguard_events SEC(".maps");
 
 /* The token bucket for all records, as the time the next token is due (GCRA). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} argguard_record_bucket SEC(".maps");
+ARGGUARD_MAP(argguard_record_bucket, BPF_MAP_TYPE_ARRAY, 1, __u32, __u64);
 
 /* One bucket per uid: one user's flood cannot spend another's records. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, ARGGUARD_MAX_RATED_UIDS);
-	__type(key, __u32);
-	__type(value, struct argguard_uid_bucket);
-} argguard_uid_buckets SEC(".maps");
+ARGGUARD_MAP(argguard_uid_buckets, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_MAX_RATED_UIDS, __u32,
+	     struct argguard_uid_bucket);
 
 /*
  * Execs that argguard itself denied, until their syscall returns. An LRU:
  * an entry that no exit deletes (an ABI with no fexit here, such as x32)
- * cannot fill it for good.
+ * cannot fill it for good. By pid_tgid.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u64); /* pid_tgid */
-	__type(value, __u8);
-} argguard_denied_execs SEC(".maps");
+ARGGUARD_MAP(argguard_denied_execs, BPF_MAP_TYPE_LRU_HASH, 4096, __u64, __u8);
 
 /* The fields kernel-patches/ adds to linux_binprm; absent on a stock kernel. */
 struct linux_binprm___argguard {
@@ -1073,34 +1010,25 @@ static __always_inline int report_kernel_refusal(const struct pt_regs *regs, enu
 	return 0;
 }
 
-SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execve")
-int BPF_PROG(argguard_execve_exit, const struct pt_regs *regs, long ret)
-{
-	return report_kernel_refusal(regs, EXECVE, ret);
-}
+/* The program prog, at the exit of the syscall sys (with its prefix), for call. */
+#define EXEC_EXIT(prog, sys, call)                               \
+	SEC("fexit/" sys)                                        \
+	int BPF_PROG(prog, const struct pt_regs *regs, long ret) \
+	{                                                        \
+		return report_kernel_refusal(regs, call, ret);   \
+	}
 
-SEC("fexit/" ARGGUARD_SYSCALL_PREFIX "sys_execveat")
-int BPF_PROG(argguard_execveat_exit, const struct pt_regs *regs, long ret)
-{
-	return report_kernel_refusal(regs, EXECVEAT, ret);
-}
+EXEC_EXIT(argguard_execve_exit, ARGGUARD_SYSCALL_PREFIX "sys_execve", EXECVE)
+EXEC_EXIT(argguard_execveat_exit, ARGGUARD_SYSCALL_PREFIX "sys_execveat", EXECVEAT)
 
 /*
  * The same for 32-bit callers (IA32_EMULATION); loaded only where the kernel
  * has these entry points and not the tracepoint. Without them, argguard's
  * own denials of 32-bit execs would stay in denied_execs.
  */
-SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execve")
-int BPF_PROG(argguard_compat_execve_exit, const struct pt_regs *regs, long ret)
-{
-	return report_kernel_refusal(regs, COMPAT_EXECVE, ret);
-}
-
-SEC("fexit/" ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execveat")
-int BPF_PROG(argguard_compat_execveat_exit, const struct pt_regs *regs, long ret)
-{
-	return report_kernel_refusal(regs, COMPAT_EXECVEAT, ret);
-}
+EXEC_EXIT(argguard_compat_execve_exit, ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execve", COMPAT_EXECVE)
+EXEC_EXIT(argguard_compat_execveat_exit, ARGGUARD_COMPAT_SYSCALL_PREFIX "sys_execveat",
+	  COMPAT_EXECVEAT)
 
 /* The cgroup being made, and the pattern its path is matched with. */
 struct pattern_match {

@@ -290,6 +290,12 @@ usage:
 	return 2;
 }
 
+/* Where run's option c, one that names a path, puts it. */
+static const char **path_option(struct run_opts *opts, int c)
+{
+	return c == 'p' ? &opts->policy_path : c == 'l' ? &opts->log_path : &opts->metrics_dir;
+}
+
 static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 {
 	static const struct option longopts[] = {
@@ -310,19 +316,13 @@ static int parse_run_opts(int argc, char **argv, struct run_opts *opts)
 	while ((c = getopt_long(argc, argv, "p:l:s:m:aJvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
-			opts->linux_audit = true;
-			break;
 		case 'J':
-			opts->no_journal = true;
+			*(c == 'a' ? &opts->linux_audit : &opts->no_journal) = true;
 			break;
 		case 'p':
-			opts->policy_path = optarg;
-			break;
 		case 'l':
-			opts->log_path = optarg;
-			break;
 		case 'm':
-			opts->metrics_dir = optarg;
+			*path_option(opts, c) = optarg;
 			break;
 		case 's':
 			if (strcmp(optarg, "keep") && strcmp(optarg, "unload")) {

@@ -34,33 +34,4 @@ char *record_to_json(const struct record *r, size_t *len);
  */
 void record_to_fields(const struct record *r, struct json_writer *w);
 
-/*
- * A record in one line of text, as journald shows it: "deny exec of
- * /bin/true (global max_total_bytes, limit 1048576)", or a summary's
- * message. free() it; NULL when out of memory.
- */
-char *record_message(const struct record *r);
-
-/*
- * How records spell what the sinks pass on. record_string(): a kernel
- * string of at most max bytes, the bytes themselves if they are UTF-8, else
- * their hex digits (and *hex is true); free() it, NULL when out of memory.
- * record_errno(): an errno's name ("E2BIG"), or its number, in buf, where it
- * has none. record_interpreter(): a script's interpreter as binfmt_script
- * finds it in the "#!" line, the len bytes at *name; false for no script.
- * record_sizes(): where argv_bytes and the rest came from: "exact" (a
- * patched kernel's counts), "derived" (from the total) or "unknown".
- */
-char *record_string(const char *buf, size_t max, bool *hex);
-const char *record_errno(int32_t err, char *buf, size_t len);
-bool record_interpreter(const struct argguard_event *e, const char **name, size_t *len);
-const char *record_sizes(const struct argguard_event *e);
-
-/*
- * For summaries. record_lost(): the records lost, all reasons together.
- * record_top_uids(): the uids that lost the most, as "uid:count,...", in buf.
- */
-uint64_t record_lost(const struct record_losses *n);
-void record_top_uids(const struct record_losses *n, char *buf, size_t len);
-
 #endif /* ARGGUARD_EVENT_JSON_H */

@@ -15,6 +15,7 @@
 #include "event_json.h"
 #include "json_writer.h"
 #include "log.h"
+#include "record_spell.h"
 
 /* journald's native protocol (systemd.journal-fields(7)), spoken without libsystemd. */
 #define JOURNAL_SOCKET "/run/systemd/journal/socket"
@@ -28,10 +29,11 @@ struct journal {
 
 char *journal_fields(const struct record *r, size_t *len)
 {
-	char *message = record_message(r), priority[16], *fields;
+	char *message, priority[16], *fields;
 	struct json_writer w;
 
 	record_to_fields(r, &w);
+	message = record_message(r);
 	if (message)
 		json_field2(&w, "MESSAGE", "argguard: ", message);
 	snprintf(priority, sizeof(priority), "%d", record_is_failure(r) ? LOG_WARNING : LOG_NOTICE);
@@ -147,24 +149,16 @@ static void journal_close(struct sink *s)
 
 	if (j->fd >= 0)
 		close(j->fd);
-	free(j);
 }
 
-static const struct sink_ops journal_ops = {
-	.name = "journald",
-	.prepare = journal_prepare,
-	.send = journal_send,
-	.close = journal_close,
-};
+static const struct sink_ops journal_ops = SINK_OPS(journal, "journald");
 
 struct sink *journal_open(void)
 {
-	struct journal *j = malloc(sizeof(*j));
+	struct journal *j = sink_new(struct journal, &journal_ops);
 
-	if (!j) {
-		log_error("failed to open the journal: %s", strerror(ENOMEM));
+	if (!j)
 		return NULL;
-	}
-	*j = (struct journal){ .sink = { .ops = &journal_ops }, .fd = -1 };
+	j->fd = -1;
 	return &j->sink;
 }

@@ -407,17 +407,10 @@ static void json_log_close(struct sink *s)
 		free(log->pending[i]);
 	/* What it still held stays unsettled: the next daemon's first summary reports it. */
 	log_ledger_close(log->ledger);
-	free(log);
 }
 
-static const struct sink_ops json_log_ops = {
-	.name = "log",
-	.prepare = json_log_prepare,
-	.send = json_log_send,
-	.flush = json_log_flush,
-	.reopen = json_log_reopen,
-	.close = json_log_close,
-};
+static const struct sink_ops json_log_ops =
+	SINK_OPS(json_log, "log", .flush = json_log_flush, .reopen = json_log_reopen);
 
 /*
  * Map the ledger, settle what the last daemon left in it, and read back
@@ -443,19 +436,16 @@ static void open_ledger(struct json_log *log, const char *path, struct json_log_
 struct sink *json_log_open(const struct json_log_files *files, struct json_log_left *left)
 {
 	const char *path = files->log ? files->log : DEFAULT_LOG;
-	struct json_log *log = calloc(1, sizeof(*log));
+	struct json_log *log = sink_new(struct json_log, &json_log_ops);
 
 	*left = (struct json_log_left){ 0 };
-	if (!log) {
-		log_error("failed to open log %s: %s", path, strerror(ENOMEM));
+	if (!log)
 		return NULL;
-	}
 	log->fd = open_log(path);
 	if (log->fd < 0) {
 		free(log);
 		return NULL;
 	}
-	log->sink.ops = &json_log_ops;
 	log->path = path;
 	log->reported = files->reported ? files->reported : ARGGUARD_REPORTED;
 	open_ledger(log, files->ledger ? files->ledger : ARGGUARD_LEDGER, left);

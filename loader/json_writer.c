@@ -282,6 +282,11 @@ void json_null(struct json_writer *w, const char *key)
 	scalar(w, key, "null", 4);
 }
 
+void json_literal(struct json_writer *w, const char *key, const char *text, size_t len)
+{
+	scalar(w, key, text, len);
+}
+
 void json_fixed3(struct json_writer *w, const char *key, double v)
 {
 	char text[32];

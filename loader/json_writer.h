@@ -49,6 +49,8 @@ void json_u64(struct json_writer *w, const char *key, uint64_t v);
 void json_s64(struct json_writer *w, const char *key, int64_t v);
 void json_boolean(struct json_writer *w, const char *key, bool v);
 void json_null(struct json_writer *w, const char *key);
+/* A number, true or false, as text spells it. */
+void json_literal(struct json_writer *w, const char *key, const char *text, size_t len);
 /* v with three decimals. */
 void json_fixed3(struct json_writer *w, const char *key, double v);
 

@@ -15,9 +15,8 @@
 
 #include <libaudit.h>
 
-#include "event_json.h"
 #include "log.h"
-#include "names.h"
+#include "record_fields.h"
 
 struct linux_audit {
 	struct sink sink;
@@ -109,86 +108,39 @@ static void add_bytes(struct message *m, const char *key, const char *value, siz
 	m->len = p - m->text;
 }
 
-static void add(struct message *m, const char *key, const char *value)
+/*
+ * One field of the record, each as one string; a null one is left out. The
+ * head's arguments each end in a NUL: in hex, as auditd's proctitle. No
+ * argument, no field.
+ */
+static void add_field(struct message *m, const struct record_field *f, const struct field_value *v)
 {
-	add_bytes(m, key, value, strlen(value));
+	if (v->state == FIELD_NULL || (f->kind == FIELD_ARGS && !v->len))
+		return;
+	add_bytes(m, f->name, v->s, v->len);
 }
 
-static void add_u64(struct message *m, const char *key, uint64_t value)
+/*
+ * The walk's writer. The fields go in the record's order but for the head
+ * of the command line, which goes last: the one field that is long as a
+ * matter of course, it is the one a message short of room leaves out.
+ */
+struct audit_walk {
+	struct message *m;
+	const struct record_field *last;
+	struct field_value last_value;
+};
+
+static void write_field(void *ctx, const struct record_field *f, const struct field_value *v)
 {
-	char text[24];
+	struct audit_walk *walk = ctx;
 
-	snprintf(text, sizeof(text), "%" PRIu64, value);
-	add(m, key, text);
-}
-
-static void add_s64(struct message *m, const char *key, int64_t value)
-{
-	char text[24];
-
-	snprintf(text, sizeof(text), "%" PRId64, value);
-	add(m, key, text);
-}
-
-/* A kernel string of at most max bytes: its own bytes, quoted or in hex. */
-static void add_string(struct message *m, const char *key, const char *buf, size_t max)
-{
-	add_bytes(m, key, buf, strnlen(buf, max));
-}
-
-/* The fields of an exec: those of its JSON record that auditd gets, in this order. */
-static void add_exec(struct message *m, const struct record *r)
-{
-	const struct argguard_event *e = r->event;
-	const char *interpreter;
-	struct container c;
-	char number[16];
-	size_t len;
-
-	add(m, "verdict", verdict_name(e->verdict));
-	add(m, "scope", scope_name(e->scope));
-	if (event_has_rule_id(e))
-		add_u64(m, "rule_id", e->rule_id);
-	add(m, "limit", limit_name(e->limit_kind));
-	add_u64(m, "limit_value", e->limit);
-	if (e->err)
-		add(m, "errno", record_errno(e->err, number, sizeof(number)));
-	add_s64(m, "pid", e->pid);
-	add_s64(m, "ppid", e->ppid);
-	add_s64(m, "uid", e->uid);
-	add_s64(m, "euid", e->euid);
-	add_s64(m, "gid", e->gid);
-	if (event_has_userns_owner(e))
-		add_s64(m, "userns_owner", e->userns_owner);
-	if (e->argc >= 0)
-		add_s64(m, "argc", e->argc);
-	if (e->envc >= 0)
-		add_s64(m, "envc", e->envc);
-	if (event_has_exact_sizes(e)) {
-		add_u64(m, "argv_bytes", e->argv_bytes);
-		add_u64(m, "envp_bytes", e->envp_bytes);
-		if (e->orig_argc >= 0)
-			add_s64(m, "orig_argc", e->orig_argc);
+	if (f->flags & FIELD_AUDIT_LAST) {
+		walk->last = f;
+		walk->last_value = *v;
+		return;
 	}
-	if (event_has_total_bytes(e))
-		add_u64(m, "total_bytes", e->total_bytes);
-	add(m, "secureexec", e->flags & ARGGUARD_EV_SECUREEXEC ? "true" : "false");
-	add(m, "sizes", record_sizes(e));
-	add_string(m, "comm", e->comm, sizeof(e->comm));
-	add_string(m, "filename", e->filename, sizeof(e->filename));
-	if (record_interpreter(e, &interpreter, &len))
-		add_string(m, "interpreter", interpreter, len);
-	if (r->cgroup)
-		add(m, "cgroup", r->cgroup);
-	else
-		add(m, "cgroup_error",
-		    record_errno(r->cgroup_err < 0 ? -r->cgroup_err : EIO, number, sizeof(number)));
-	if (container_from_cgroup(r->cgroup, &c)) {
-		add(m, "container_runtime", c.runtime);
-		add(m, "container_id", c.id);
-		if (c.pod_uid[0])
-			add(m, "container_pod_uid", c.pod_uid);
-	}
+	add_field(walk->m, f, v);
 }
 
 /* " omitted=\"cgroup\"": the fields left out, if any, in the room kept for it. */
@@ -203,22 +155,14 @@ static void end_message(struct message *m)
 int linux_audit_message(const struct record *r, char *msg, size_t size)
 {
 	struct message m = { .text = msg, .size = size };
-	char top[RECORD_TOP_UIDS * 32];
+	struct audit_walk walk = { .m = &m };
 
 	if (size < LINUX_AUDIT_MESSAGE_MIN)
 		return -EINVAL;
-	if (r->kind == RECORD_EXEC) {
-		m.len = snprintf(msg, size, "op=argguard-exec");
-		add_exec(&m, r);
-	} else {
-		m.len = snprintf(msg, size, "op=argguard-summary");
-		add(&m, "verdict", "summary");
-		add_u64(&m, "suppressed", r->losses.suppressed);
-		record_top_uids(&r->losses, top, sizeof(top));
-		if (top[0])
-			add(&m, "suppressed_by_uid", top);
-		add_u64(&m, "lost", record_lost(&r->losses));
-	}
+	m.len = snprintf(msg, size, "op=argguard-%s", r->kind == RECORD_EXEC ? "exec" : "summary");
+	record_walk(r, FIELD_NO_AUDIT, write_field, &walk);
+	if (walk.last)
+		add_field(&m, walk.last, &walk.last_value);
 	end_message(&m);
 	return 0;
 }
@@ -262,18 +206,10 @@ static int linux_audit_send(struct sink *s, void *item)
 
 static void linux_audit_close(struct sink *s)
 {
-	struct linux_audit *audit = sink_container(s, struct linux_audit);
-
-	close(audit->fd);
-	free(audit);
+	close(sink_container(s, struct linux_audit)->fd);
 }
 
-static const struct sink_ops linux_audit_ops = {
-	.name = "audit",
-	.prepare = linux_audit_prepare,
-	.send = linux_audit_send,
-	.close = linux_audit_close,
-};
+static const struct sink_ops linux_audit_ops = SINK_OPS(linux_audit, "audit");
 
 struct sink *linux_audit_open(void)
 {
@@ -284,16 +220,12 @@ struct sink *linux_audit_open(void)
 		log_error("failed to open the Linux audit log: %s", strerror(errno));
 		return NULL;
 	}
-	audit = malloc(sizeof(*audit));
+	audit = sink_new(struct linux_audit, &linux_audit_ops);
 	if (!audit) {
-		log_error("failed to open the Linux audit log: %s", strerror(ENOMEM));
 		close(fd);
 		return NULL;
 	}
-	*audit = (struct linux_audit){
-		.sink = { .ops = &linux_audit_ops },
-		.fd = fd,
-		.message_size = message_size(),
-	};
+	audit->fd = fd;
+	audit->message_size = message_size();
 	return &audit->sink;
 }

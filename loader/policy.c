@@ -77,19 +77,19 @@ void policy_free(struct policy *p)
 }
 
 struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
-				     const struct argguard_rule *rule)
+				     const struct argguard_rule *rule, unsigned int line)
 {
 	struct uid_rule *more = realloc(p->uids, (p->n_uids + 1) * sizeof(*more));
 
 	if (!more)
 		return NULL;
 	p->uids = more;
-	p->uids[p->n_uids] = (struct uid_rule){ .uid = uid, .rule = *rule };
+	p->uids[p->n_uids] = (struct uid_rule){ .uid = uid, .line = line, .rule = *rule };
 	return &p->uids[p->n_uids++].rule;
 }
 
 struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
-					const struct argguard_rule *rule)
+					const struct argguard_rule *rule, unsigned int line)
 {
 	struct cgroup_rule *more = realloc(p->cgroups, (p->n_cgroups + 1) * sizeof(*more));
 	char *copy = strdup(path);
@@ -101,21 +101,23 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 		return NULL;
 	}
 	p->cgroups = more;
-	p->cgroups[p->n_cgroups] = (struct cgroup_rule){ .path = copy, .rule = *rule };
+	p->cgroups[p->n_cgroups] =
+		(struct cgroup_rule){ .path = copy, .line = line, .rule = *rule };
 	return &p->cgroups[p->n_cgroups++].rule;
 }
 
 /*
  * path in one spelling: no empty or '.' parts, '..' taken back, no trailing
- * '/'. Nothing is looked up: the cgroup need not exist. Returns 0, or -1 if
- * the path leads above the root or is too long for the maps.
+ * '/'. Nothing is looked up: the cgroup need not exist.
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len)
 {
 	size_t len = 0, n;
 
-	if (path[0] != '/' || out_len < 2)
-		return -1;
+	if (path[0] != '/')
+		return -EINVAL;
+	if (out_len < 2)
+		return -ENAMETOOLONG;
 	out[0] = '\0';
 	for (const char *c = path; *c; c += n) {
 		c += strspn(c, "/");
@@ -124,14 +126,14 @@ int cgroup_path_canonical(const char *path, char *out, size_t out_len)
 			continue;
 		if (n == 2 && !strncmp(c, "..", 2)) {
 			if (!len)
-				return -1;
+				return -EINVAL;
 			while (out[--len] != '/')
 				;
 			out[len] = '\0';
 			continue;
 		}
 		if (len + 1 + n >= out_len)
-			return -1;
+			return -ENAMETOOLONG;
 		out[len++] = '/';
 		memcpy(out + len, c, n);
 		len += n;

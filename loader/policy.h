@@ -151,18 +151,19 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len);
 
 /*
- * Append a rule to p (the cgroup path is copied). Returns
- * the stored rule, or NULL when out of memory.
+ * Append a rule to p (the cgroup path is copied), from line of the policy
+ * file (0: from no file). Returns the stored rule, or NULL when out of memory.
  */
 struct argguard_rule *policy_add_uid(struct policy *p, uint32_t uid,
-				     const struct argguard_rule *rule);
+				     const struct argguard_rule *rule, unsigned int line);
 struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
-					const struct argguard_rule *rule);
+					const struct argguard_rule *rule, unsigned int line);
 
 /*
  * A cgroup path in one spelling into out: no empty or '.' parts, '..' taken
- * back, no trailing '/'. Nothing is looked up. Returns 0, or -1 if path does
- * not start with '/', leads above the root, or does not fit out_len.
+ * back, no trailing '/'. Nothing is looked up. Returns 0; -EINVAL if path
+ * does not start with '/' or leads above the root; -ENAMETOOLONG if it does
+ * not fit out_len.
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len);
 

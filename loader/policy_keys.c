@@ -2,8 +2,10 @@
 /* What each section and key of a policy file means: the rules and settings they make. */
 #include "policy_keys.h"
 
+#include <errno.h>
 #include <grp.h>
 #include <pwd.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,9 +49,26 @@ static bool parse_count(const char *value, uint64_t max, uint64_t *out)
 	return !strpbrk(value, "kKmMgG") && parse_number(value, max, out);
 }
 
+/* Whether a table that holds n of what (at most max) has room for one more; else why not. */
+static bool has_room(struct policy_parser *ps, size_t n, size_t max, const char *what)
+{
+	if (n < max)
+		return true;
+	policy_fail(ps, "more than %zu %s", max, what);
+	return false;
+}
+
+/* The rule just added; NULL, and why, when out of memory. */
+static struct argguard_rule *added(struct policy_parser *ps, struct argguard_rule *rule)
+{
+	if (!rule)
+		policy_fail(ps, "out of memory");
+	return rule;
+}
+
 static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid)
 {
-	struct argguard_rule rule = policy_rule_default(), *added;
+	struct argguard_rule rule = policy_rule_default();
 	struct policy *p = ps->p;
 
 	for (size_t i = 0; i < p->n_uids; i++) {
@@ -59,16 +78,9 @@ static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid
 			return NULL;
 		}
 	}
-	if (p->n_uids == ARGGUARD_MAX_UID_RULES) {
-		policy_fail(ps, "more than %d uid rules", ARGGUARD_MAX_UID_RULES);
+	if (!has_room(ps, p->n_uids, ARGGUARD_MAX_UID_RULES, "uid rules"))
 		return NULL;
-	}
-	added = policy_add_uid(p, uid, &rule);
-	if (!added)
-		policy_fail(ps, "out of memory");
-	else
-		p->uids[p->n_uids - 1].line = ps->line;
-	return added;
+	return added(ps, policy_add_uid(p, uid, &rule, ps->line));
 }
 
 /* Whether path has a "." or ".." component: a pattern spells its path out. */
@@ -91,10 +103,11 @@ static bool has_dot_component(const char *path)
  */
 static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const char *path)
 {
-	struct argguard_rule rule = policy_rule_default(), *added;
+	struct argguard_rule rule = policy_rule_default();
 	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1], why[128];
 	struct policy *p = ps->p;
 	size_t patterns = 0;
+	int err;
 
 	if (path[0] != '/') {
 		policy_fail(ps,
@@ -107,11 +120,14 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 			    path);
 		return NULL;
 	}
-	if (cgroup_path_canonical(path, canonical, sizeof(canonical))) {
-		policy_fail(
-			ps,
-			"cgroup path '%s' leads above the cgroup root or is longer than %zu bytes",
-			path, sizeof(canonical) - 1);
+	err = cgroup_path_canonical(path, canonical, sizeof(canonical));
+	if (err == -ENAMETOOLONG) {
+		policy_fail(ps, "cgroup path '%s' is longer than %zu bytes", path,
+			    sizeof(canonical) - 1);
+		return NULL;
+	}
+	if (err) {
+		policy_fail(ps, "cgroup path '%s' leads above the cgroup root", path);
 		return NULL;
 	}
 	if (cgroup_is_pattern(canonical) && !cgroup_pattern_check(canonical, why, sizeof(why))) {
@@ -126,20 +142,11 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 			return NULL;
 		}
 	}
-	if (cgroup_is_pattern(canonical) && patterns == ARGGUARD_MAX_CGROUP_PATTERNS) {
-		policy_fail(ps, "more than %d cgroup patterns", ARGGUARD_MAX_CGROUP_PATTERNS);
+	if ((cgroup_is_pattern(canonical) &&
+	     !has_room(ps, patterns, ARGGUARD_MAX_CGROUP_PATTERNS, "cgroup patterns")) ||
+	    !has_room(ps, p->n_cgroups, ARGGUARD_MAX_CGROUP_RULES, "cgroup rules"))
 		return NULL;
-	}
-	if (p->n_cgroups == ARGGUARD_MAX_CGROUP_RULES) {
-		policy_fail(ps, "more than %d cgroup rules", ARGGUARD_MAX_CGROUP_RULES);
-		return NULL;
-	}
-	added = policy_add_cgroup(p, canonical, &rule);
-	if (!added)
-		policy_fail(ps, "out of memory");
-	else
-		p->cgroups[p->n_cgroups - 1].line = ps->line;
-	return added;
+	return added(ps, policy_add_cgroup(p, canonical, &rule, ps->line));
 }
 
 /* [global] or [setuid]: one rule, one section. */
@@ -234,6 +241,14 @@ static void set_count(struct policy_parser *ps, const char *name, const char *va
 		*out = (uint32_t)n;
 }
 
+static void set_yes_no(struct policy_parser *ps, const char *name, const char *value, bool *out)
+{
+	if (strcmp(value, "yes") && strcmp(value, "no"))
+		policy_fail(ps, "%s = %s: expected yes or no", name, value);
+	else
+		*out = !strcmp(value, "yes");
+}
+
 /* How many bytes "admin_groups = A, B, ..." takes on a line of its own. */
 static size_t admin_groups_printed(const struct policy *p)
 {
@@ -304,6 +319,20 @@ static void set_admin_groups(struct policy_parser *ps, const char *value)
 	}
 }
 
+/* The keys that take a count of records: its bound, what it means, and where it goes. */
+static const struct {
+	uint64_t max;
+	const char *meaning;
+	size_t offset; /* of its uint32_t in struct policy */
+} count_keys[] = {
+	[KEY_EVENT_RATE] = { POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+			     offsetof(struct policy, event_rate) },
+	[KEY_EVENT_BURST] = { POLICY_EVENT_BURST_MAX, " records (0: 1)",
+			      offsetof(struct policy, event_burst) },
+	[KEY_EVENT_RATE_TOTAL] = { POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
+				   offsetof(struct policy, event_rate_total) },
+};
+
 static void set_global_key(struct policy_parser *ps, enum policy_key key, const char *value)
 {
 	struct policy *p = ps->p;
@@ -327,28 +356,15 @@ static void set_global_key(struct policy_parser *ps, enum policy_key key, const 
 			p->head_bytes = (uint32_t)n;
 		break;
 	case KEY_EVENT_RATE:
-		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
-			  &p->event_rate);
-		break;
 	case KEY_EVENT_BURST:
-		set_count(ps, name, value, POLICY_EVENT_BURST_MAX, " records (0: 1)",
-			  &p->event_burst);
-		break;
 	case KEY_EVENT_RATE_TOTAL:
-		set_count(ps, name, value, POLICY_EVENT_RATE_MAX, " records a second (0: no limit)",
-			  &p->event_rate_total);
+		set_count(ps, name, value, count_keys[key].max, count_keys[key].meaning,
+			  (uint32_t *)((char *)p + count_keys[key].offset));
 		break;
 	case KEY_ALLOW_LOCKOUT:
-		if (strcmp(value, "yes") && strcmp(value, "no"))
-			policy_fail(ps, "%s = %s: expected yes or no", name, value);
-		else
-			p->allow_lockout = !strcmp(value, "yes");
-		break;
 	case KEY_LEARN_SIZES:
-		if (strcmp(value, "yes") && strcmp(value, "no"))
-			policy_fail(ps, "%s = %s: expected yes or no", name, value);
-		else
-			p->learn_sizes = !strcmp(value, "yes");
+		set_yes_no(ps, name, value,
+			   key == KEY_ALLOW_LOCKOUT ? &p->allow_lockout : &p->learn_sizes);
 		break;
 	case KEY_ADMIN_GROUPS:
 		set_admin_groups(ps, value);

@@ -458,7 +458,8 @@ static int read_hash_set(int fd, size_t set_offset, __u32 set,
 
 static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule)
 {
-	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule) ? 0 : -ENOMEM;
+	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule, 0) ? 0
+										       : -ENOMEM;
 }
 
 static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule)
@@ -468,7 +469,7 @@ static int add_cgroup(struct policy *p, const void *key, const struct argguard_r
 
 	/* A bpftool-written key need not end in a NUL. */
 	snprintf(path, sizeof(path), "%.*s", (int)sizeof(k->path), k->path);
-	return policy_add_cgroup(p, path, rule) ? 0 : -ENOMEM;
+	return policy_add_cgroup(p, path, rule, 0) ? 0 : -ENOMEM;
 }
 
 int policy_maps_read(const struct policy_maps *m, struct policy *p)

@@ -228,7 +228,7 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	if (!p) {
 		log_error("failed to start the record pipeline: %s", strerror(ENOMEM));
 		for (unsigned int i = 0; i < n_sinks; i++)
-			sinks[i]->ops->close(sinks[i]);
+			sink_close(sinks[i]);
 		return NULL;
 	}
 	p->drops_fd = maps->drops;
@@ -239,7 +239,7 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	for (; p->n_sinks < n_sinks; p->n_sinks++) {
 		if (sink_queue_start(sinks[p->n_sinks])) { /* which closed it */
 			for (unsigned int j = p->n_sinks + 1; j < n_sinks; j++)
-				sinks[j]->ops->close(sinks[j]);
+				sink_close(sinks[j]);
 			record_pipeline_free(p);
 			return NULL;
 		}

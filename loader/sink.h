@@ -13,9 +13,13 @@
 #ifndef ARGGUARD_SINK_H
 #define ARGGUARD_SINK_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "log.h"
 #include "record.h"
 
 struct sink;
@@ -37,9 +41,19 @@ struct sink_ops {
 	void (*flush)(struct sink *s);
 	/* Optional, in the sink's thread: on SIGUSR1, reopen a file that logrotate moved. */
 	void (*reopen)(struct sink *s);
-	/* Close it and free it. */
+	/* Close what it holds: sink_close() calls it, then frees the sink. */
 	void (*close)(struct sink *s);
 };
+
+/*
+ * The ops of a sink whose functions are named PREFIX_prepare, PREFIX_send
+ * and PREFIX_close; the optional ones, if any, after the name.
+ */
+#define SINK_OPS(prefix, sink_name, ...)                                               \
+	{                                                                              \
+		.name = sink_name, .prepare = prefix##_prepare, .send = prefix##_send, \
+		.close = prefix##_close, __VA_ARGS__                                   \
+	}
 
 /* What a sink lost, by reason, since it opened. */
 struct sink_losses {
@@ -59,10 +73,39 @@ struct sink_queue;
 /* Each sink embeds one, and finds itself from it with sink_container(). */
 struct sink {
 	const struct sink_ops *ops;
+	void *mem; /* what sink_new() allocated: sink_close() frees it */
 	uint64_t gave_up; /* the sink's own losses; written only by its thread */
 	struct sink_queue *queue; /* sink_queue.c's */
 };
 
 #define sink_container(s, type) ((type *)(void *)((char *)(s)-offsetof(type, sink)))
+
+/*
+ * A sink's own struct of size bytes, zeroed, with the struct sink at offset
+ * running ops; NULL, and said, when out of memory. sink_new() for a type
+ * that embeds "struct sink sink".
+ */
+static inline void *sink_alloc(size_t size, size_t offset, const struct sink_ops *ops)
+{
+	char *mem = calloc(1, size);
+
+	if (!mem) {
+		log_error("failed to open the %s sink: %s", ops->name, strerror(ENOMEM));
+		return NULL;
+	}
+	*(struct sink *)(void *)(mem + offset) = (struct sink){ .ops = ops, .mem = mem };
+	return mem;
+}
+
+#define sink_new(type, ops) ((type *)sink_alloc(sizeof(type), offsetof(type, sink), ops))
+
+/* Close s and free it. */
+static inline void sink_close(struct sink *s)
+{
+	void *mem = s->mem;
+
+	s->ops->close(s);
+	free(mem);
+}
 
 #endif /* ARGGUARD_SINK_H */

@@ -147,7 +147,7 @@ int sink_queue_start(struct sink *s)
 	if (err) {
 		log_error("failed to start a thread for %s: %s", s->ops->name, strerror(err));
 		free(q);
-		s->ops->close(s);
+		sink_close(s);
 		return -err;
 	}
 	s->queue = q;
@@ -246,7 +246,7 @@ void sink_queue_stop(struct sink *s, struct sink_losses *losses)
 	}
 	pthread_join(q->thread, NULL);
 	*losses = sink_queue_losses(s);
-	s->ops->close(s);
+	sink_close(s);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->wake);
 	pthread_cond_destroy(&q->idle);

@@ -136,14 +136,14 @@ static int copy_policy(const struct policy *base, struct policy *out)
 	out->n_admin_groups = 0;
 	for (size_t i = 0; i < base->n_uids; i++) {
 		struct argguard_rule *r =
-			policy_add_uid(out, base->uids[i].uid, &base->uids[i].rule);
+			policy_add_uid(out, base->uids[i].uid, &base->uids[i].rule, 0);
 
 		if (!r)
 			goto out_free;
 		out->uids[out->n_uids - 1].line = base->uids[i].line;
 	}
 	for (size_t i = 0; i < base->n_cgroups; i++) {
-		if (!policy_add_cgroup(out, base->cgroups[i].path, &base->cgroups[i].rule))
+		if (!policy_add_cgroup(out, base->cgroups[i].path, &base->cgroups[i].rule, 0))
 			goto out_free;
 		out->cgroups[out->n_cgroups - 1].line = base->cgroups[i].line;
 	}

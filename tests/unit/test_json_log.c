@@ -225,7 +225,7 @@ static void short_writes_hold_whole_lines_in_order(void)
 	      "the summary's mark is saved once, as its line goes in: %u saves of %lld", saves,
 	      saved_suppressed(&f));
 	drop(log, &(struct record){ .kind = RECORD_EXEC, .event = &e[12] }); /* and never counted */
-	log->ops->close(log);
+	sink_close(log);
 	log = open_in(&f, &left); /* the next daemon */
 	CHECK(log && left.unsettled == 1 && left.mark_suppressed == 77,
 	      "the next daemon carries the one record never settled, not %llu, and goes on "
@@ -233,7 +233,7 @@ static void short_writes_hold_whole_lines_in_order(void)
 	      (unsigned long long)left.unsettled, (unsigned long long)left.mark_suppressed);
 	CHECK(marks_saved(&f) == 0, "opening the log saves no mark of its own");
 	if (log)
-		log->ops->close(log);
+		sink_close(log);
 	remove_files(&f, dir);
 }
 
@@ -323,7 +323,7 @@ static struct after_kill killed_in_a_write(size_t write_bytes, bool counted)
 	if (f)
 		fclose(f);
 	if (log)
-		log->ops->close(log);
+		sink_close(log);
 	remove_files(&names, dir);
 	return after;
 }
@@ -402,7 +402,7 @@ static void log_that_is_a_link_is_refused(void)
 	CHECK(victim_untouched(victim, &before),
 	      "the link's target keeps its bytes, owner and mode");
 	if (s)
-		s->ops->close(s);
+		sink_close(s);
 	unlink(names.log);
 
 	CHECK(link(victim, names.log) == 0, "planted a hard link at the log's path");
@@ -410,7 +410,7 @@ static void log_that_is_a_link_is_refused(void)
 	CHECK(!s, "a log that is another name of a file is refused");
 	CHECK(victim_untouched(victim, &before), "the file keeps its bytes, owner and mode");
 	if (s)
-		s->ops->close(s);
+		sink_close(s);
 	unlink(names.log);
 
 	/* With a reader, so that an open for writing does not wait for one. */
@@ -419,14 +419,14 @@ static void log_that_is_a_link_is_refused(void)
 	s = open_in(&fifo, &left);
 	CHECK(!s, "a log that is a FIFO is refused");
 	if (s)
-		s->ops->close(s);
+		sink_close(s);
 	if (fd >= 0)
 		close(fd);
 
 	s = open_in(&names, &left);
 	CHECK(s, "a log that is not there yet is made");
 	if (s)
-		s->ops->close(s);
+		sink_close(s);
 	unlink(fifo.log);
 	unlink(victim);
 	remove_files(&names, dir);

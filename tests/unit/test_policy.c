@@ -288,10 +288,15 @@ static void longest_cgroup_rule_prints_and_reads_back(void)
 	long_cgroup_path(path, 254);
 	CHECK(strlen(path) == 254 && !cgroup_path_canonical(path, text, 255) && !strcmp(text, path),
 	      "a canonical cgroup path of 254 bytes: %s", path);
+	CHECK(cgroup_path_canonical(path, text, 254) == -ENAMETOOLONG,
+	      "in 254 bytes it does not fit: -ENAMETOOLONG");
+	CHECK(cgroup_path_canonical("/a/../..", text, 255) == -EINVAL &&
+		      cgroup_path_canonical("a", text, 255) == -EINVAL,
+	      "above the root, or not from it: -EINVAL");
 	policy_init(&a);
 	a.mode = ARGGUARD_MODE_ENFORCE;
 	rule.max_total_bytes = 64 << 10;
-	CHECK(policy_add_cgroup(&a, path, &rule) != NULL, "a rule for it");
+	CHECK(policy_add_cgroup(&a, path, &rule, 0) != NULL, "a rule for it");
 	f = open_memstream(&out, &len);
 	policy_print(f, &a);
 	fclose(f);
@@ -308,9 +313,7 @@ static void longest_cgroup_rule_prints_and_reads_back(void)
 
 	long_cgroup_path(path, 255);
 	snprintf(text, sizeof(text), ENFORCE "[cgroup %s]\naction = deny\n", path);
-	snprintf(header, sizeof(header),
-		 "test.conf:3: cgroup path '%s' leads above the cgroup root or is longer than 254 "
-		 "bytes",
+	snprintf(header, sizeof(header), "test.conf:3: cgroup path '%s' is longer than 254 bytes",
 		 path);
 	expect_error(text, header);
 }

@@ -93,12 +93,12 @@ static void rules_sort_by_uid_and_path(void)
 	static const struct argguard_rule r = { .action = ARGGUARD_ACTION_DENY };
 
 	policy_init(&p);
-	policy_add_uid(&p, 70000, &r);
-	policy_add_uid(&p, 5, &r);
-	policy_add_uid(&p, 4000000000U, &r);
-	policy_add_cgroup(&p, "/b", &r);
-	policy_add_cgroup(&p, "/a/z", &r);
-	policy_add_cgroup(&p, "/a", &r);
+	policy_add_uid(&p, 70000, &r, 0);
+	policy_add_uid(&p, 5, &r, 0);
+	policy_add_uid(&p, 4000000000U, &r, 0);
+	policy_add_cgroup(&p, "/b", &r, 0);
+	policy_add_cgroup(&p, "/a/z", &r, 0);
+	policy_add_cgroup(&p, "/a", &r, 0);
 	policy_sort(&p);
 	CHECK(p.uids[0].uid == 5 && p.uids[1].uid == 70000 && p.uids[2].uid == 4000000000U,
 	      "uids in numeric order, above 2^31 too");

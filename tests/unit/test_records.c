@@ -22,6 +22,7 @@
 #include "journal.h"
 #include "json_writer.h"
 #include "linux_audit.h"
+#include "record_spell.h"
 #include "sample_event.h"
 
 /* The sample event, decided by a cgroup rule and denied with E2BIG. */
@@ -271,21 +272,30 @@ static void summary_message_gives_losses_by_reason(void)
 	free(message);
 }
 
+/* The record's fields in its order, but the head of the command line last. */
 static void audit_message_has_the_fields_in_order(void)
 {
 	struct argguard_event e = sample();
-	struct record r = { .kind = RECORD_EXEC, .event = &e, .cgroup = "/ci" };
+	struct record r = {
+		.kind = RECORD_EXEC, .event = &e, .cgroup = "/ci/job", .rule_cgroup = "/ci"
+	};
 	char msg[8192];
+
+	memcpy(e.head, "/bin/true", 10);
+	e.head_len = 10;
 
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
 		      !strcmp(msg,
 			      "op=argguard-exec verdict=\"deny\" scope=\"cgroup\" rule_id=\"4242\" "
 			      "limit=\"max_total_bytes\" limit_value=\"1048576\" errno=\"E2BIG\" "
 			      "pid=\"42\" ppid=\"1\" uid=\"1000\" euid=\"1000\" gid=\"100\" "
-			      "argc=\"33\" envc=\"1\" argv_bytes=\"4194304\" envp_bytes=\"17\" "
-			      "orig_argc=\"33\" total_bytes=\"4194321\" secureexec=\"false\" "
-			      "sizes=\"exact\" comm=\"execsize\" filename=\"/bin/true\" "
-			      "cgroup=\"/ci\""),
+			      "cgroup_id=\"4243\" comm=\"execsize\" filename=\"/bin/true\" "
+			      "argc=\"33\" envc=\"1\" total_bytes=\"4194321\" "
+			      "argv_bytes=\"4194304\" envp_bytes=\"17\" orig_argc=\"33\" "
+			      "sizes=\"exact\" secureexec=\"false\" argv_head_bytes=\"10\" "
+			      "argv_head_truncated=\"true\" head_source=\"caller\" "
+			      "cgroup=\"/ci/job\" "
+			      "rule_cgroup=\"/ci\" argv_head=2F62696E2F7472756500"),
 	      "the exec's audit message: %s", msg);
 }
 
@@ -303,7 +313,8 @@ static void audit_message_leaves_out_what_is_unknown(void)
 	r.cgroup_err = -ENOENT;
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && !strstr(msg, "rule_id=") &&
 		      !strstr(msg, "errno=") && !strstr(msg, "argc=") && !strstr(msg, "envc=") &&
-		      !strstr(msg, "_bytes=") && !strstr(msg, "cgroup=") &&
+		      !strstr(msg, " total_bytes=") && !strstr(msg, " argv_bytes=") &&
+		      !strstr(msg, " envp_bytes=") && !strstr(msg, "cgroup=") &&
 		      !strstr(msg, "userns_owner=") && strstr(msg, " cgroup_error=\"ENOENT\""),
 	      "no rule_id, errno, counts, sizes, cgroup or userns_owner, and why no cgroup: %s",
 	      msg);
@@ -409,6 +420,35 @@ static void audit_message_names_the_fields_it_leaves_out(void)
 	free(cgroup);
 }
 
+/*
+ * The head of the command line goes last: a message short of room for both
+ * it and a long cgroup path keeps the path, and leaves out only the head.
+ */
+static void audit_message_leaves_out_the_head_first(void)
+{
+	struct argguard_event e = sample();
+	struct record r = { .kind = RECORD_EXEC, .event = &e };
+	char cgroup[7001], msg[8192];
+	size_t len;
+
+	memset(e.head, 'x', ARGGUARD_HEAD_MAX);
+	e.head[9] = '\0'; /* two arguments: in hex, twice as long */
+	e.head_len = ARGGUARD_HEAD_MAX;
+	memset(cgroup, 'a', sizeof(cgroup) - 1);
+	cgroup[0] = '/';
+	cgroup[sizeof(cgroup) - 1] = '\0';
+	r.cgroup = cgroup;
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && strstr(msg, " cgroup=\"/aaa") &&
+		      !strstr(msg, "argv_head=") && (len = strlen(msg)) > 20 &&
+		      !strcmp(msg + len - 20, " omitted=\"argv_head\""),
+	      "a 7000-byte cgroup path and a full head in 8192 bytes: the head left out: ...%s",
+	      msg + strlen(msg) - 60);
+	cgroup[1000] = '\0';
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && strstr(msg, " argv_head=7878") &&
+		      strstr(msg, " cgroup=\"/aaa") && !strstr(msg, "omitted="),
+	      "with a 1000-byte path both fit");
+}
+
 static void audit_summary_says_what_was_lost(void)
 {
 	struct record r = { .kind = RECORD_SUMMARY,
@@ -420,7 +460,9 @@ static void audit_summary_says_what_was_lost(void)
 
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
 		      !strcmp(msg, "op=argguard-summary verdict=\"summary\" suppressed=\"5\" "
-				   "suppressed_by_uid=\"1000:5\" lost=\"3\""),
+				   "suppressed_by_uid=\"1000:5\" lost=\"3\" lost_ring_full=\"2\" "
+				   "lost_log_backlog=\"1\" lost_malformed=\"0\" "
+				   "lost_held_at_exit=\"0\" interval_s=\"0.000\""),
 	      "the summary's audit message: %s", msg);
 }
 
@@ -535,6 +577,7 @@ int main(void)
 	audit_message_names_the_user_namespace_owner();
 	audit_message_tells_hex_from_a_name_of_hex_digits();
 	audit_message_names_the_fields_it_leaves_out();
+	audit_message_leaves_out_the_head_first();
 	audit_summary_says_what_was_lost();
 	cache_keeps_both_paths_of_a_record();
 	deep_directory_path_is_found_whole();

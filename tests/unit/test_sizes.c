@@ -132,8 +132,8 @@ static struct policy two_rules(void)
 	struct argguard_rule r = policy_rule_default();
 
 	policy_init(&p);
-	policy_add_uid(&p, 1000, &r);
-	policy_add_cgroup(&p, "/system.slice/build.service", &r);
+	policy_add_uid(&p, 1000, &r, 0);
+	policy_add_cgroup(&p, "/system.slice/build.service", &r, 0);
 	return p;
 }
 
@@ -156,9 +156,9 @@ static void test_slots(void)
 
 	/* The next policy drops the uid rule and adds two: the cgroup rule keeps its slot. */
 	policy_init(&next);
-	policy_add_uid(&next, 2000, &r);
-	policy_add_cgroup(&next, "/system.slice/build.service", &r);
-	policy_add_uid(&next, 3000, &r);
+	policy_add_uid(&next, 2000, &r, 0);
+	policy_add_cgroup(&next, "/system.slice/build.service", &r, 0);
+	policy_add_uid(&next, 3000, &r, 0);
 	fresh = size_slots_assign(&next, &live, true);
 	CHECK(next.cgroups[0].rule.size_slot == 4, "a rule kept keeps its slot");
 	CHECK(next.uids[0].rule.size_slot == 5 && next.uids[1].rule.size_slot == 6,
@@ -186,7 +186,7 @@ static void test_slots(void)
 
 	policy_init(&next);
 	for (uint32_t uid = 0; uid < 100; uid++)
-		policy_add_uid(&next, uid, &r);
+		policy_add_uid(&next, uid, &r, 0);
 	fresh = size_slots_assign(&next, &live, true);
 	CHECK(next.uids[0].rule.size_slot == 5 && next.uids[57].rule.size_slot == 62 &&
 		      next.uids[58].rule.size_slot == 3 && next.uids[59].rule.size_slot == 4,
@@ -288,7 +288,7 @@ static void test_prometheus(void)
 	FILE *out;
 
 	policy_init(&live);
-	policy_add_cgroup(&live, "/odd\"unit", &r);
+	policy_add_cgroup(&live, "/odd\"unit", &r, 0);
 	memset(&d, 0, sizeof(d));
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
