@@ -4,7 +4,9 @@
 #
 # --version and --help; COMMAND --help for every command that --help's
 # SYNOPSIS lists (and the policy group): that command's help on stdout,
-# exit 0; no command, or an unknown one: the synopsis on stderr, exit 2.
+# exit 0; no command, or an unknown one: the synopsis on stderr, exit 2;
+# policy check and policy show --diff of a file with an error: one line
+# naming FILE:LINE, nonzero exit.
 # ARGGUARD is build/argguard or, without a kernel, build/tests/argguard_cli.
 set -euo pipefail
 
