@@ -157,10 +157,9 @@ fail:
 
 /*
  * Write p to the maps, the recovery switch obeyed, marking the live set
- * with state. Returns 0 or a negative errno.
+ * with state. Returns 0 or a negative errno, with the reason logged.
  */
-static int apply_policy(const struct policy *p, enum argguard_policy_state state, char *err,
-			size_t err_len)
+static int apply_policy(const struct policy *p, enum argguard_policy_state state)
 {
 	struct policy_maps maps;
 	struct policy forced = *p;
@@ -172,11 +171,12 @@ static int apply_policy(const struct policy *p, enum argguard_policy_state state
 			   mode_name(p->mode));
 		forced.mode = mode;
 	}
-	if (policy_maps_open(&maps, err, err_len))
-		return -ENOENT;
+	ret = policy_maps_open(&maps);
+	if (ret)
+		return ret;
 	ret = policy_maps_apply(&maps, &forced, DEFAULT_CGROUP_ROOT, state);
 	if (ret)
-		snprintf(err, err_len, "failed to write the maps: %s", strerror(-ret));
+		log_error("failed to write the maps: %s", strerror(-ret));
 	policy_maps_close(&maps);
 	return ret;
 }
@@ -199,46 +199,51 @@ static void warn_missing_cgroups(const char *file, const struct policy *p)
 /*
  * Parse and apply one file, under the lock: refused if it would lock admins
  * out, unless force or the file's own allow_lockout = yes. 0, or a negative
- * errno with err saying why.
+ * errno with the reason logged.
  */
-static int apply_file_locked(const char *path, bool force, enum argguard_policy_state state,
-			     char *err, size_t err_len)
+static int apply_file_locked(const char *path, bool force, enum argguard_policy_state state)
 {
-	char why[POLICY_LOCKOUT_MSG];
 	struct policy p;
 	int ret;
 
-	if (policy_parse_file(path, &p, err, err_len))
-		return -EINVAL;
-	ret = policy_lockout_gate_here(&p, path, force, why, sizeof(why));
-	if (ret < 0) {
-		snprintf(err, err_len, "%s", why);
-		policy_free(&p);
-		return -EPERM;
-	}
-	if (ret > 0)
-		log_warning("%s", why);
-	ret = apply_policy(&p, state, err, err_len);
+	ret = policy_parse_file(path, &p);
+	if (ret)
+		return ret;
+	ret = policy_lockout_gate_here(&p, path, force);
+	if (ret < 0)
+		goto out;
+	ret = apply_policy(&p, state);
 	if (!ret && state == ARGGUARD_POLICY_APPLIED) {
 		save_last_good(&p);
 		warn_missing_cgroups(path, &p);
 	}
+out:
 	policy_free(&p);
 	return ret;
 }
 
+/*
+ * Why an apply failed, as it was logged, for argguard status: room for a
+ * policy error that quotes a long line, less "last apply: TIME: FILE not
+ * applied: ".
+ */
+#define APPLY_WHY_MAX (APPLY_STATUS_LINE_MAX / 2)
+
 int policy_apply_file(const char *path, bool force)
 {
-	char err[POLICY_LOCKOUT_MSG];
+	char why[APPLY_WHY_MAX];
+	struct log_capture c;
 	int lock = apply_lock(), ret;
 
 	if (lock < 0)
 		return lock;
-	ret = apply_file_locked(path, force, ARGGUARD_POLICY_APPLIED, err, sizeof(err));
+	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
+	ret = apply_file_locked(path, force, ARGGUARD_POLICY_APPLIED);
+	log_capture_stop(&c);
 	if (ret) {
-		log_error("policy not applied, the live policy is unchanged: %s", err);
+		log_error("%s not applied, the live policy is unchanged", path);
 		set_status(false, "%s not applied: %s; the policy in force is unchanged", path,
-			   err);
+			   why);
 	} else {
 		log_info("applied %s", path);
 		set_status(true, "applied %s", path);
@@ -248,7 +253,7 @@ int policy_apply_file(const char *path, bool force)
 }
 
 /* Apply the built-in default under the lock, marking the live set with state. */
-static int apply_default_locked(enum argguard_policy_state state, char *err, size_t err_len)
+static int apply_default_locked(enum argguard_policy_state state)
 {
 	struct policy safe;
 
@@ -260,22 +265,25 @@ static int apply_default_locked(enum argguard_policy_state state, char *err, siz
 	safe.event_rate = DEFAULT_EVENT_RATE;
 	safe.event_burst = DEFAULT_EVENT_BURST;
 	safe.event_rate_total = DEFAULT_EVENT_RATE_TOTAL;
-	return apply_policy(&safe, state, err, err_len);
+	return apply_policy(&safe, state);
 }
 
-/* Apply the policy from, under the lock (path: the policy file's). 0, or -errno with err. */
+/*
+ * Apply the policy from, under the lock (path: the policy file's). 0, or a
+ * negative errno with the reason logged.
+ */
 static int apply_from_locked(enum policy_source from, const char *path,
-			     enum argguard_policy_state state, char *err, size_t err_len)
+			     enum argguard_policy_state state)
 {
 	switch (from) {
 	case POLICY_FROM_FILE:
-		return apply_file_locked(path, false, state, err, err_len);
+		return apply_file_locked(path, false, state);
 	case POLICY_FROM_LAST_GOOD:
-		return apply_file_locked(ARGGUARD_LAST_GOOD, false, state, err, err_len);
+		return apply_file_locked(ARGGUARD_LAST_GOOD, false, state);
 	case POLICY_FROM_DEFAULT:
-		return apply_default_locked(state, err, err_len);
+		return apply_default_locked(state);
 	default:
-		snprintf(err, err_len, "no policy to apply");
+		log_error("no policy to apply");
 		return -EINVAL;
 	}
 }
@@ -283,17 +291,23 @@ static int apply_from_locked(enum policy_source from, const char *path,
 /*
  * What a fresh start falls back on, under the lock, in the order
  * policy_fallback_after() gives: the last policy that applied, else the
- * built-in default. Returns the one in force, and says which in what; or
- * POLICY_FROM_NOWHERE, with the reason in err.
+ * built-in default. Each one that fails says why in the log. Returns the
+ * one in force, and says which in what; or POLICY_FROM_NOWHERE, with why
+ * the last one failed in why.
  */
 static enum policy_source apply_fallback_locked(enum argguard_policy_state state, char *what,
-						size_t what_len, char *err, size_t err_len)
+						size_t what_len, char *why, size_t why_len)
 {
 	bool last_good_kept = !access(ARGGUARD_LAST_GOOD, F_OK);
 	enum policy_source from = POLICY_FROM_FILE;
+	struct log_capture c;
+	int ret;
 
 	while ((from = policy_fallback_after(from, last_good_kept)) != POLICY_FROM_NOWHERE) {
-		if (apply_from_locked(from, NULL, state, err, err_len))
+		log_capture_start(&c, LOG_ERR, why, why_len, false);
+		ret = apply_from_locked(from, NULL, state);
+		log_capture_stop(&c);
+		if (ret)
 			continue;
 		if (from == POLICY_FROM_LAST_GOOD)
 			snprintf(what, what_len, "the last policy that applied (%s)",
@@ -307,25 +321,28 @@ static enum policy_source apply_fallback_locked(enum argguard_policy_state state
 
 int policy_apply_at_start(const char *path)
 {
-	char err[POLICY_LOCKOUT_MSG], why[POLICY_LOCKOUT_MSG], what[256];
+	char why[APPLY_WHY_MAX], fallback_why[APPLY_WHY_MAX / 2], what[256];
 	enum policy_source in_force = POLICY_FROM_FILE;
-	int lock = apply_lock();
+	struct log_capture c;
+	int lock = apply_lock(), ret;
 
 	if (lock < 0)
 		return -1;
-	if (!apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED, err, sizeof(err))) {
+	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
+	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED);
+	log_capture_stop(&c);
+	if (!ret) {
 		log_info("applied %s", path);
 		set_status(true, "applied %s", path);
 		goto out;
 	}
-	log_error("policy not applied: %s", err);
-	snprintf(why, sizeof(why), "%s", err);
-	in_force = apply_fallback_locked(ARGGUARD_POLICY_APPLIED, what, sizeof(what), err,
-					 sizeof(err));
+	log_error("%s not applied", path);
+	in_force = apply_fallback_locked(ARGGUARD_POLICY_APPLIED, what, sizeof(what), fallback_why,
+					 sizeof(fallback_why));
 	if (in_force == POLICY_FROM_NOWHERE) {
-		log_error("failed to apply even the built-in default policy: %s", err);
+		log_error("failed to apply even the built-in default policy");
 		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
-			   err);
+			   fallback_why);
 		goto out;
 	}
 	log_notice("in force instead: %s", what);
@@ -339,15 +356,14 @@ int policy_hold_interim(void)
 {
 	enum argguard_policy_state state;
 	struct policy_maps maps;
-	char err[POLICY_LOCKOUT_MSG], what[256];
-	int lock = apply_lock(), ret = -ENOENT;
+	char why[APPLY_WHY_MAX / 2], what[256];
+	int lock = apply_lock(), ret;
 
 	if (lock < 0)
 		return lock;
-	if (policy_maps_open(&maps, err, sizeof(err))) {
-		log_error("%s", err);
+	ret = policy_maps_open(&maps);
+	if (ret)
 		goto out;
-	}
 	ret = read_policy_state(maps.fd[PIN_CONFIG], &state);
 	policy_maps_close(&maps);
 	if (ret) {
@@ -356,9 +372,9 @@ int policy_hold_interim(void)
 	}
 	if (!start_needs_interim(state))
 		goto out; /* a policy is in force already: the start applies the file over it */
-	if (apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), err, sizeof(err)) ==
+	if (apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), why, sizeof(why)) ==
 	    POLICY_FROM_NOWHERE) {
-		log_error("failed to write the interim policy, so nothing is attached: %s", err);
+		log_error("failed to write the interim policy, so nothing is attached");
 		ret = -EIO;
 	} else {
 		log_info("interim policy, until this start applies the policy file: %s", what);

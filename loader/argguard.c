@@ -81,7 +81,6 @@ static int status(int argc, char **argv)
 	struct policy_maps maps;
 	struct policy live;
 	const char *policy_path = DEFAULT_POLICY_FILE;
-	char err[512];
 	int format = METRICS_TEXT, c, ret;
 
 	optind = 1;
@@ -101,10 +100,8 @@ static int status(int argc, char **argv)
 	}
 	if (optind != argc)
 		goto usage;
-	if (policy_maps_open(&maps, err, sizeof(err))) {
-		log_error("%s", err);
+	if (policy_maps_open(&maps))
 		return 1;
-	}
 	ret = metrics_read_maps(&(struct live_maps){ .config = maps.fd[PIN_CONFIG],
 						     .settings = maps.fd[PIN_SETTINGS],
 						     .counters = maps.fd[PIN_COUNTERS],
@@ -164,17 +161,14 @@ static int policy_show_diff(const char *path)
 {
 	struct policy_maps maps;
 	struct policy live, file;
-	char *live_text = NULL, *file_text = NULL, err[512];
+	char *live_text = NULL, *file_text = NULL;
 	int ret, lock;
 
-	if (policy_parse_file(path, &file, err, sizeof(err))) {
-		log_error("%s", err);
+	if (policy_parse_file(path, &file))
 		return 2;
-	}
 	file_text = policy_canonical_text(&file);
 	policy_free(&file);
-	if (policy_maps_open(&maps, err, sizeof(err))) {
-		log_error("%s", err);
+	if (policy_maps_open(&maps)) {
 		ret = 2;
 		goto out;
 	}
@@ -234,17 +228,14 @@ static int policy_command(int argc, char **argv)
 	struct policy_maps maps;
 	struct policy p;
 	const char *path;
-	char err[512], why[POLICY_LOCKOUT_MSG];
 	bool force;
 	int ret, lock;
 
 	if (argc >= 3 && argc <= 4 && !strcmp(argv[1], "show") && !strcmp(argv[2], "--diff"))
 		return policy_show_diff(argc == 4 ? argv[3] : DEFAULT_POLICY_FILE);
 	if (argc == 2 && !strcmp(argv[1], "show")) {
-		if (policy_maps_open(&maps, err, sizeof(err))) {
-			log_error("%s", err);
+		if (policy_maps_open(&maps))
 			return 1;
-		}
 		/* One policy whole: no apply rewrites a set while it is read. */
 		lock = apply_lock();
 		if (lock < 0) {
@@ -270,16 +261,10 @@ static int policy_command(int argc, char **argv)
 		goto usage;
 	if (!strcmp(argv[1], "apply"))
 		return policy_apply_file(path, force) ? 1 : 0;
-	if (policy_parse_file(path, &p, err, sizeof(err))) {
-		log_error("%s", err);
+	if (policy_parse_file(path, &p))
 		return 1;
-	}
-	ret = policy_lockout_gate_here(&p, path, force, why, sizeof(why));
+	ret = policy_lockout_gate_here(&p, path, force);
 	policy_free(&p);
-	if (ret > 0)
-		log_warning("%s", why);
-	else if (ret < 0)
-		log_error("%s", why);
 	if (ret < 0)
 		return 1;
 	printf("%s: valid\n", path);

@@ -38,12 +38,44 @@ static bool stderr_is_journal(void)
 	return st.st_dev == (dev_t)dev && st.st_ino == (ino_t)ino;
 }
 
+/* This thread's innermost capture, or NULL. */
+static __thread struct log_capture *capture;
+
+void log_capture_start(struct log_capture *c, int priority, char *buf, size_t size, bool quiet)
+{
+	*c = (struct log_capture){
+		.priority = priority,
+		.buf = buf,
+		.size = size,
+		.quiet = quiet || (capture && capture->quiet),
+		.outer = capture,
+	};
+	if (size)
+		buf[0] = '\0';
+	capture = c;
+}
+
+void log_capture_stop(struct log_capture *c)
+{
+	capture = c->outer;
+}
+
 /* Leaves errno as it was: a caller may log and then return -errno. */
 void log_at(int priority, const char *fmt, ...)
 {
 	int saved = errno;
 	va_list ap;
 
+	if (capture && priority <= capture->priority && !capture->caught && capture->size) {
+		va_start(ap, fmt);
+		vsnprintf(capture->buf, capture->size, fmt, ap);
+		va_end(ap);
+		capture->caught = true;
+	}
+	if (capture && capture->quiet) {
+		errno = saved;
+		return;
+	}
 	if (stderr_is_journal())
 		fprintf(stderr, "<%d>", priority); /* which journald takes off the line */
 	fputs(priority == LOG_WARNING ? "argguard: warning: " : "argguard: ", stderr);

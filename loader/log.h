@@ -2,6 +2,8 @@
 #ifndef ARGGUARD_LOG_H
 #define ARGGUARD_LOG_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <syslog.h>
 
 /*
@@ -21,5 +23,30 @@ void log_at(int priority, const char *fmt, ...) __attribute__((format(printf, 2,
 #define log_notice(...) log_at(LOG_NOTICE, __VA_ARGS__)
 /* What the daemon did (applied, adopted, ready): info. */
 #define log_info(...) log_at(LOG_INFO, __VA_ARGS__)
+
+/*
+ * The error convention: a function that fails logs what is wrong once,
+ * where it knows it ("FILE:LINE: ..." in the policy reader), and returns a
+ * negative errno; its callers add only what the failure means to them. A
+ * caller that must also keep the words (the last apply that argguard status
+ * shows, the policy_file check, a test) captures them: from
+ * log_capture_start() to log_capture_stop(), the first message this thread
+ * logs at priority or above (LOG_ERR: an error; LOG_WARNING: a warning or
+ * an error) is also written to buf, without the "argguard: " prefix, and
+ * with quiet nothing this thread logs is printed. buf starts empty. A
+ * capture started inside another takes the messages until it stops; inside
+ * a quiet one it is quiet too.
+ */
+struct log_capture {
+	int priority;
+	char *buf;
+	size_t size;
+	bool quiet;
+	bool caught; /* a message is in buf */
+	struct log_capture *outer;
+};
+
+void log_capture_start(struct log_capture *c, int priority, char *buf, size_t size, bool quiet);
+void log_capture_stop(struct log_capture *c);
 
 #endif /* ARGGUARD_LOG_H */

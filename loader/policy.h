@@ -142,13 +142,16 @@ struct argguard_rule policy_rule_default(void);
 /*
  * Parse a policy file. User names are resolved with getpwnam(), and each of
  * admin_groups must be a group getgrnam() knows; cgroup paths are kept, in
- * one spelling, whether or not such a cgroup exists. On error, returns -1 with a message of the form
- * "FILE:LINE: what was expected" in err, and leaves p empty. Errors include
- * a line longer than POLICY_LINE_MAX, a section or key given twice, a value
- * out of its range and a file with no mode.
+ * one spelling, whether or not such a cgroup exists. Returns 0; or, with p
+ * left empty and the first error logged as "FILE:LINE: what was expected"
+ * (log.h), -EINVAL (-EIO if the file could not be read). Errors include a
+ * line longer than POLICY_LINE_MAX, a section or key given twice, a value
+ * out of its range and a file with no mode. policy_parse_file() also
+ * returns the -errno of a file it cannot open, logged as "failed to open
+ * FILE: ...".
  */
-int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len);
-int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len);
+int policy_parse(FILE *in, const char *name, struct policy *p);
+int policy_parse_file(const char *path, struct policy *p);
 
 /*
  * Append a rule to p (the cgroup path is copied), from line of the policy
@@ -191,39 +194,32 @@ int policy_admins_lookup(const struct policy *p, struct policy_admins *out);
 void policy_admins_free(struct policy_admins *a);
 
 /*
- * Would p lock admins out: deny, in enforce mode, commands as common as
- * "argguard policy apply FILE" from root's shell or through sudo? The rules
- * that count are [global] (sudo runs as the admin's own uid), [setuid]
- * (sudo, su), [uid 0], the uid rule of each admin in admins (NULL: none),
- * and [cgroup] rules on "/", "/init.scope", "/system.slice", "/user.slice"
- * and below it (login sessions), and on ssh and getty units below
- * "/system.slice". Returns false, or true with "FILE:LINE: [section] key =
- * value ..." naming the first such rule, and for an admin's rule the group
- * that makes it one, in why.
- */
-bool policy_locks_out(const struct policy *p, const struct policy_admins *admins, const char *name,
-		      char *why, size_t why_len);
-
-/* Room for a message from policy_lockout_gate(). */
-#define POLICY_LOCKOUT_MSG 5120
-
-/*
  * The gate that policy check, policy apply and the daemon share, admins
- * as policy_admins_lookup() found them. Returns 0 if p does not lock admins
- * out; 1 if it does but force (--force) or the file's own "allow_lockout =
- * yes" lets it through; -EPERM if it is refused. In the last two cases, msg
- * says which rule and what to do.
+ * as policy_admins_lookup() found them: would p lock admins out, deny, in
+ * enforce mode, commands as common as "argguard policy apply FILE" from
+ * root's shell or through sudo? The rules that count are [global] (sudo
+ * runs as the admin's own uid), [setuid] (sudo, su), [uid 0], the uid rule
+ * of each admin in admins (NULL: none), and [cgroup] rules on "/",
+ * "/init.scope", "/system.slice", "/user.slice" and below it (login
+ * sessions), and on ssh and getty units below "/system.slice". Returns 0 if
+ * none does; 1 if one does but force (--force) or the file's own
+ * "allow_lockout = yes" lets it through, with a warning logged; -EPERM if it
+ * is refused, with an error logged. Either message starts "NAME:LINE:
+ * [section] key = value", names the first such rule, for an admin's rule
+ * the group that makes it one, and says what to do.
  */
 int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
-			const char *name, bool force, char *msg, size_t msg_len);
+			const char *name, bool force);
+
+/* Room for the message policy_lockout_gate() logs, for a caller that captures it. */
+#define POLICY_LOCKOUT_MSG 5120
 
 /*
  * policy_lockout_gate() with the admins that policy_admins_lookup() finds
  * on this machine: what policy check, policy apply and the daemon call. It
- * also returns -ENOMEM, with msg saying so, if the lookup fails.
+ * also returns -ENOMEM, logged, if the lookup fails.
  */
-int policy_lockout_gate_here(const struct policy *p, const char *name, bool force, char *msg,
-			     size_t msg_len);
+int policy_lockout_gate_here(const struct policy *p, const char *name, bool force);
 
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);

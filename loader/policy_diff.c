@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
+
 /* Lines of context around each change, as diff -u shows. */
 #define DIFF_CONTEXT 3
 
@@ -320,16 +322,24 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* Parse the file into d->text, or say why not in d->error. */
+/*
+ * Parse the file into d->text, or say why not in d->error. Quietly: what
+ * is wrong with the file is shown where the check is read (argguard
+ * status, the metrics), not logged on every check.
+ */
 static void parse_file(struct policy_drift *d, const struct stat *st)
 {
+	struct log_capture quiet;
 	struct policy p;
+	int ret;
 
 	free(d->text);
 	d->text = NULL;
-	d->error[0] = '\0';
 	d->parses++;
-	if (policy_parse_file(d->path, &p, d->error, sizeof(d->error)))
+	log_capture_start(&quiet, LOG_ERR, d->error, sizeof(d->error), true);
+	ret = policy_parse_file(d->path, &p);
+	log_capture_stop(&quiet);
+	if (ret)
 		goto out;
 	d->text = policy_canonical_text(&p);
 	policy_free(&p);

@@ -4,6 +4,7 @@
  * lookup of which uids that rules name are admins.
  */
 #include "cgroup_pattern.h"
+#include "log.h"
 #include "policy.h"
 
 #include <errno.h>
@@ -171,100 +172,116 @@ void policy_admins_free(struct policy_admins *a)
 	*a = (struct policy_admins){ 0 };
 }
 
-/* who: the admin the rule holds for, or NULL for root and sudo. */
-static bool say_lockout(const char *name, unsigned int line, const char *section,
-			const struct argguard_rule *r, const struct policy_admin *who, char *why,
-			size_t why_len)
+/* A rule that locks admins out: where it is, and whom it locks out. */
+struct lockout {
+	unsigned int line;
+	char section[4096 + 8];
+	const struct argguard_rule *rule;
+	enum policy_limit limit;
+	const struct policy_admin *who; /* the admin the rule holds for; NULL: root and sudo */
+};
+
+/* Does the rule r lock admins out? Into *out if so. */
+static bool rule_locks_out(unsigned int line, const char *section, const struct argguard_rule *r,
+			   const struct policy_admin *who, struct lockout *out)
 {
 	enum policy_limit l = locking_limit(r);
-	const struct policy_limit_info *limit;
-	uint64_t least;
-	bool in_k;
-	char whose[512];
 
 	if (l == POLICY_NR_LIMITS)
 		return false;
-	limit = &policy_limits[l];
-	least = limit->lockout_floor;
-	in_k = limit->unit == POLICY_BYTES && !(least % 1024);
-	if (who)
-		snprintf(whose, sizeof(whose),
-			 "%s is in group %s, which administers this machine (admin_groups): for "
-			 "%s's shell and sudo",
-			 who->user, who->group, who->user);
-	else
-		snprintf(whose, sizeof(whose), "for root's shell and sudo");
-	snprintf(why, why_len,
-		 "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
-		 "%s it must be 0 (no limit) or at least %llu%s",
-		 name, line, section, limit->key, (unsigned long long)policy_limit_get(r, l), whose,
-		 (unsigned long long)(in_k ? least >> 10 : least), in_k ? "K" : "");
+	*out = (struct lockout){ .line = line, .rule = r, .limit = l, .who = who };
+	snprintf(out->section, sizeof(out->section), "%s", section);
 	return true;
 }
 
-bool policy_locks_out(const struct policy *p, const struct policy_admins *admins, const char *name,
-		      char *why, size_t why_len)
+/*
+ * The first rule of p that root's shell or sudo would meet, and that would
+ * deny them (policy_lockout_gate() says which count), into *out.
+ */
+static bool find_lockout(const struct policy *p, const struct policy_admins *admins,
+			 struct lockout *out)
 {
 	const struct policy_admin *admin;
 	char section[4096 + 8];
 
 	if (p->mode == ARGGUARD_MODE_OFF || p->mode == ARGGUARD_MODE_AUDIT)
 		return false; /* nothing is denied; a mode out of range reads as enforce */
-	if (say_lockout(name, p->global_line, "global", &p->global, NULL, why, why_len) ||
-	    say_lockout(name, p->setuid_line, "setuid", &p->setuid, NULL, why, why_len))
+	if (rule_locks_out(p->global_line, "global", &p->global, NULL, out) ||
+	    rule_locks_out(p->setuid_line, "setuid", &p->setuid, NULL, out))
 		return true;
 	for (size_t i = 0; i < p->n_uids; i++) {
 		admin = p->uids[i].uid ? find_admin(admins, p->uids[i].uid) : NULL;
 		if (p->uids[i].uid && !admin)
 			continue;
 		snprintf(section, sizeof(section), "uid %u", p->uids[i].uid);
-		if (say_lockout(name, p->uids[i].line, section, &p->uids[i].rule, admin, why,
-				why_len))
+		if (rule_locks_out(p->uids[i].line, section, &p->uids[i].rule, admin, out))
 			return true;
 	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		if (!admin_cgroup(p->cgroups[i].path))
 			continue;
 		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
-		if (say_lockout(name, p->cgroups[i].line, section, &p->cgroups[i].rule, NULL, why,
-				why_len))
+		if (rule_locks_out(p->cgroups[i].line, section, &p->cgroups[i].rule, NULL, out))
 			return true;
 	}
 	return false;
 }
 
-int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
-			const char *name, bool force, char *msg, size_t msg_len)
+/* Log the lockout at priority, naming FILE:LINE, the rule, whom it locks out, and verdict. */
+static void log_lockout(int priority, const char *name, const struct lockout *k,
+			const char *verdict)
 {
-	char why[POLICY_LOCKOUT_MSG - 512];
+	const struct policy_limit_info *limit = &policy_limits[k->limit];
+	uint64_t least = limit->lockout_floor;
+	bool in_k = limit->unit == POLICY_BYTES && !(least % 1024);
+	char whose[512];
 
-	if (!policy_locks_out(p, admins, name, why, sizeof(why)))
+	if (k->who)
+		snprintf(whose, sizeof(whose),
+			 "%s is in group %s, which administers this machine (admin_groups): for "
+			 "%s's shell and sudo",
+			 k->who->user, k->who->group, k->who->user);
+	else
+		snprintf(whose, sizeof(whose), "for root's shell and sudo");
+	log_at(priority,
+	       "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
+	       "%s it must be 0 (no limit) or at least %llu%s; %s",
+	       name, k->line, k->section, limit->key,
+	       (unsigned long long)policy_limit_get(k->rule, k->limit), whose,
+	       (unsigned long long)(in_k ? least >> 10 : least), in_k ? "K" : "", verdict);
+}
+
+int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
+			const char *name, bool force)
+{
+	struct lockout k;
+
+	if (!find_lockout(p, admins, &k))
 		return 0;
 	if (force || p->allow_lockout) {
-		snprintf(msg, msg_len, "%s; accepted, as %s says", why,
-			 force ? "--force" : "allow_lockout = yes");
+		log_lockout(LOG_WARNING, name, &k,
+			    force ? "accepted, as --force says"
+				  : "accepted, as allow_lockout = yes says");
 		return 1;
 	}
-	snprintf(msg, msg_len,
-		 "%s; refused: fix the rule, try it in mode = audit first, or pass --force to "
-		 "check or apply it anyway (the daemon never forces: it applies such a file, at "
-		 "boot and on reload, only if its [global] says allow_lockout = yes)",
-		 why);
+	log_lockout(LOG_ERR, name, &k,
+		    "refused: fix the rule, try it in mode = audit first, or pass --force to "
+		    "check or apply it anyway (the daemon never forces: it applies such a file, at "
+		    "boot and on reload, only if its [global] says allow_lockout = yes)");
 	return -EPERM;
 }
 
-int policy_lockout_gate_here(const struct policy *p, const char *name, bool force, char *msg,
-			     size_t msg_len)
+int policy_lockout_gate_here(const struct policy *p, const char *name, bool force)
 {
 	struct policy_admins admins;
 	int ret = policy_admins_lookup(p, &admins);
 
 	if (ret) {
-		snprintf(msg, msg_len, "%s: failed to look up the admin groups' members: %s", name,
-			 strerror(-ret));
+		log_error("%s: failed to look up the admin groups' members: %s", name,
+			  strerror(-ret));
 		return ret;
 	}
-	ret = policy_lockout_gate(p, &admins, name, force, msg, msg_len);
+	ret = policy_lockout_gate(p, &admins, name, force);
 	policy_admins_free(&admins);
 	return ret;
 }

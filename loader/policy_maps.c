@@ -15,12 +15,14 @@
 #include <bpf/libbpf.h>
 
 #include "cgroup_pattern.h"
+#include "log.h"
 #include "policy_diff.h"
 #include "size_slots.h"
 
-int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
+int policy_maps_open(struct policy_maps *m)
 {
 	char path[256];
+	int err;
 
 	for (int i = 0; i < NR_MAP_PINS; i++)
 		m->fd[i] = -1;
@@ -28,10 +30,11 @@ int policy_maps_open(struct policy_maps *m, char *err, size_t err_len)
 		pin_path(i, path, sizeof(path));
 		m->fd[i] = bpf_obj_get(path);
 		if (m->fd[i] < 0) {
-			snprintf(err, err_len, "failed to open %s: %s (is argguard loaded?)", path,
-				 strerror(errno));
+			err = -errno;
+			log_error("failed to open %s: %s (is argguard loaded?)", path,
+				  strerror(-err));
 			policy_maps_close(m);
-			return -1;
+			return err;
 		}
 	}
 	return 0;

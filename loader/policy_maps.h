@@ -14,8 +14,11 @@ struct policy_maps {
 	int fd[NR_MAP_PINS];
 };
 
-/* Open the pinned maps under ARGGUARD_PIN_DIR; on failure, says why in err. */
-int policy_maps_open(struct policy_maps *m, char *err, size_t err_len);
+/*
+ * Open the pinned maps under ARGGUARD_PIN_DIR. 0, or a negative errno with
+ * "failed to open PIN: ... (is argguard loaded?)" logged.
+ */
+int policy_maps_open(struct policy_maps *m);
 void policy_maps_close(struct policy_maps *m);
 
 /* The maps that argguard status and the metrics read, by fd. */

@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The state of one policy parse: its first error, with FILE:LINE, and trimming. */
+/* The state of one policy parse: its first error, logged with FILE:LINE, and trimming. */
 #include "policy_parser.h"
 
 #include <ctype.h>
 #include <stdarg.h>
 #include <string.h>
 
+#include "log.h"
+
 static void vfail_at(struct policy_parser *ps, unsigned int line, const char *fmt, va_list ap)
 {
-	int n;
+	/* Room for a message that quotes a whole line, or two cgroup paths. */
+	char what[2 * POLICY_LINE_MAX];
 
 	if (ps->failed)
 		return;
 	ps->failed = true;
-	n = snprintf(ps->err, ps->err_len, "%s:%u: ", ps->name, line);
-	if (n >= 0 && (size_t)n < ps->err_len)
-		vsnprintf(ps->err + n, ps->err_len - n, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	log_error("%s:%u: %s", ps->name, line, what);
 }
 
 void policy_fail(struct policy_parser *ps, const char *fmt, ...)

@@ -49,12 +49,13 @@ struct policy_parser {
 	bool key_in_section; /* a key was read since its header */
 	unsigned int key_line[NR_KEYS]; /* where the section set each key */
 	bool have_mode;
-	char *err;
-	size_t err_len;
 	bool failed;
 };
 
-/* Fail with "FILE:LINE: " and the message, LINE being the line just read; only the first counts. */
+/*
+ * Fail: log "FILE:LINE: " and the message, LINE being the line just read.
+ * Only the first failure is logged; the reader stops at it.
+ */
 void policy_fail(struct policy_parser *ps, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

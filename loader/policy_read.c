@@ -5,6 +5,7 @@
  * what their sections and keys mean.
  */
 #include "cgroup_pattern.h"
+#include "log.h"
 #include "policy_keys.h"
 #include "policy_parser.h"
 
@@ -145,14 +146,12 @@ static void refuse_ambiguous(struct policy_parser *ps)
 		       cgroup_pattern_rank(p->cgroups[a].path));
 }
 
-int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
+int policy_parse(FILE *in, const char *name, struct policy *p)
 {
 	struct policy_parser ps = {
 		.in = in,
 		.name = name,
 		.p = p,
-		.err = err,
-		.err_len = err_len,
 	};
 
 	policy_init(p);
@@ -160,8 +159,11 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 		read_line(&ps);
 	if (!ps.failed)
 		end_section(&ps);
-	if (!ps.failed && ferror(in))
+	if (!ps.failed && ferror(in)) {
 		policy_fail(&ps, "cannot read the file");
+		policy_free(p);
+		return -EIO;
+	}
 	if (!ps.failed && !p->global_line)
 		policy_fail_at(
 			&ps, 1,
@@ -176,22 +178,23 @@ int policy_parse(FILE *in, const char *name, struct policy *p, char *err, size_t
 		refuse_ambiguous(&ps);
 	if (ps.failed) {
 		policy_free(p);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
 
-int policy_parse_file(const char *path, struct policy *p, char *err, size_t err_len)
+int policy_parse_file(const char *path, struct policy *p)
 {
-	FILE *in = fopen(path, "r");
+	FILE *in = fopen(path, "re");
 	int ret;
 
 	if (!in) {
-		snprintf(err, err_len, "%s: %s", path, strerror(errno));
+		ret = -errno;
+		log_error("failed to open %s: %s", path, strerror(-ret));
 		policy_init(p);
-		return -1;
+		return ret;
 	}
-	ret = policy_parse(in, path, p, err, err_len);
+	ret = policy_parse(in, path, p);
 	fclose(in);
 	return ret;
 }

@@ -22,13 +22,10 @@
 static int read_live(struct policy *live, struct size_data *d)
 {
 	struct policy_maps maps;
-	char err[512];
 	int ret;
 
-	if (policy_maps_open(&maps, err, sizeof(err))) {
-		log_error("%s", err);
+	if (policy_maps_open(&maps))
 		return 1;
-	}
 	ret = sizes_maps_read_live(&maps, DEFAULT_CGROUP_ROOT, live, d);
 	if (ret)
 		log_error("failed to read the live policy and the size distributions: %s",
@@ -40,13 +37,7 @@ static int read_live(struct policy *live, struct size_data *d)
 /* The policy file at path, or 2 with its FILE:LINE error logged. */
 static int read_file(const char *path, struct policy *p)
 {
-	char err[512];
-
-	if (policy_parse_file(path, p, err, sizeof(err))) {
-		log_error("%s", err);
-		return 2;
-	}
-	return 0;
+	return policy_parse_file(path, p) ? 2 : 0;
 }
 
 /*

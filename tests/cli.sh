@@ -4,7 +4,9 @@
 #
 # --version and --help; COMMAND --help for every command that --help's
 # SYNOPSIS lists (and the policy group): that command's help on stdout,
-# exit 0; no command, or an unknown one: the synopsis on stderr, exit 2.
+# exit 0; no command, or an unknown one: the synopsis on stderr, exit 2;
+# policy check and policy show --diff of a file with an error: one line
+# naming FILE:LINE, nonzero exit.
 # ARGGUARD is build/argguard or, without a kernel, build/tests/argguard_cli.
 set -euo pipefail
 
@@ -164,6 +166,59 @@ check_diff_errors() {
 	rm -rf "$dir"
 }
 
+# policy check reads the file and judges it with the lockout gate, touching
+# no map: each error is one line naming FILE:LINE and the problem, exit 1,
+# nothing on stdout; a valid file is "FILE: valid" on stdout, exit 0.
+check_policy_check() {
+	local dir
+	dir=$(mktemp -d)
+	printf '[global]\nmode = enforce\nmax_total_bytes = lots\nbogus = 1\n' >"$dir/bad.conf"
+	run policy check "$dir/bad.conf"
+	if [[ $rc == 1 && -z $out && $err == "argguard: $dir/bad.conf:3: max_total_bytes = lots: expected a byte count"* &&
+		$(wc -l <<<"$err") == 1 ]]; then
+		pass "policy check FILE with errors names the first one's FILE:LINE, once, and exits 1"
+	else
+		fail "policy check FILE with errors names the first one's FILE:LINE, once, and exits 1"
+	fi
+	run policy check "$dir/none.conf"
+	if [[ $rc == 1 && -z $out &&
+		$err == "argguard: failed to open $dir/none.conf: No such file or directory" ]]; then
+		pass "policy check with no such FILE names it and exits 1"
+	else
+		fail "policy check with no such FILE names it and exits 1"
+	fi
+	printf '[global]\nmode = enforce\nmax_argc = 3\n' >"$dir/lockout.conf"
+	run policy check "$dir/lockout.conf"
+	if [[ $rc == 1 && -z $out &&
+		$err == "argguard: $dir/lockout.conf:1: [global] max_argc = 3 with action deny in enforce mode would lock admins out: "*"; refused: "*--force* &&
+		$(wc -l <<<"$err") == 1 ]]; then
+		pass "policy check of a lockout names the rule, once, refuses it and exits 1"
+	else
+		fail "policy check of a lockout names the rule, once, refuses it and exits 1"
+	fi
+	run policy check --force "$dir/lockout.conf"
+	if [[ $rc == 0 && $out == "$dir/lockout.conf: valid" &&
+		$err == "argguard: warning: $dir/lockout.conf:1: [global] max_argc = 3 "*"; accepted, as --force says" ]]; then
+		pass "policy check --force of a lockout warns, naming the rule, and passes"
+	else
+		fail "policy check --force of a lockout warns, naming the rule, and passes"
+	fi
+	printf '[global]\nmode = enforce\nmax_total_bytes = 1M\n' >"$dir/good.conf"
+	run policy check "$dir/good.conf"
+	if [[ $rc == 0 && $out == "$dir/good.conf: valid" && -z $err ]]; then
+		pass "policy check of a valid FILE says so on stdout alone and exits 0"
+	else
+		fail "policy check of a valid FILE says so on stdout alone and exits 0"
+	fi
+	run policy check
+	if [[ $rc == 2 && -z $out && $err == *"usage: argguard policy check [--force] FILE"* ]]; then
+		pass "policy check with no FILE is a usage error, exit 2"
+	else
+		fail "policy check with no FILE is a usage error, exit 2"
+	fi
+	rm -rf "$dir"
+}
+
 main() {
 	local help cmd
 	local -a cmds
@@ -185,6 +240,7 @@ main() {
 	done
 	check_usage_errors
 	check_diff_errors
+	check_policy_check
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the policy file parser. Any input either fails with a
- * "input:LINE: ..." message, or parses to a policy that policy_print()
+ * libFuzzer target: the policy file parser. Any input either fails with
+ * -EINVAL and an "input:LINE: ..." message logged, or parses to a policy that policy_print()
  * writes as a file that parses again and prints the same text. The lockout
  * gate then judges both alike: printing a policy neither makes it a lockout
  * nor hides one. A lockout is named "input:LINE: [section] ...", and
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -26,11 +27,14 @@ static void die(const char *what, const char *text)
 static int parse(const void *text, size_t size, struct policy *p, char *err, size_t err_len)
 {
 	FILE *in = fmemopen((void *)text, size, "r");
+	struct log_capture c;
 	int ret;
 
 	if (!in)
 		abort();
-	ret = policy_parse(in, "input", p, err, err_len);
+	log_capture_start(&c, LOG_ERR, err, err_len, true);
+	ret = policy_parse(in, "input", p);
+	log_capture_stop(&c);
 	fclose(in);
 	return ret;
 }
@@ -58,13 +62,22 @@ static int gate(const struct policy *p, const char *text)
 	struct policy_admin admin = { .uid = 1000, .user = "fuzz", .group = "sudo" };
 	const struct policy_admins admins = { .list = &admin, .n = 1 };
 	char msg[POLICY_LOCKOUT_MSG];
-	int ret = policy_lockout_gate(p, &admins, "input", false, msg, sizeof(msg));
+	struct log_capture c;
+	int ret, forced;
 
+	log_capture_start(&c, LOG_WARNING, msg, sizeof(msg), true);
+	ret = policy_lockout_gate(p, &admins, "input", false);
+	log_capture_stop(&c);
 	if (ret && strncmp(msg, "input:", strlen("input:")) != 0)
 		die("a lockout that does not name the file and line:", msg);
+	if (!ret && c.caught)
+		die("the lockout gate logged a policy it let through:", msg);
 	if (ret != 0 && ret != 1 && ret != -EPERM)
 		die("the lockout gate said neither yes nor no:", text);
-	if (policy_lockout_gate(p, &admins, "input", true, msg, sizeof(msg)) != (ret ? 1 : 0))
+	log_capture_start(&c, LOG_WARNING, msg, sizeof(msg), true);
+	forced = policy_lockout_gate(p, &admins, "input", true);
+	log_capture_stop(&c);
+	if (forced != (ret ? 1 : 0))
 		die("--force did not let a lockout through, or made one:", text);
 	return ret;
 }
@@ -75,8 +88,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512] = "";
 	char *first, *second;
 	size_t first_len, second_len;
+	int ret = parse(data, size, &p, err, sizeof(err));
 
-	if (parse(data, size, &p, err, sizeof(err))) {
+	if (ret) {
+		if (ret != -EINVAL)
+			die("a parse error that is not -EINVAL:", err);
 		if (strncmp(err, "input:", strlen("input:")) != 0)
 			die("a parse error that does not name the file and line:", err);
 		return 0;

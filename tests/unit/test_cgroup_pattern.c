@@ -10,6 +10,7 @@
 #include "cgroup_pattern.h" /* and argguard.h */
 #include "cgroup_glob.h"
 #include "check.h"
+#include "log.h"
 #include "policy.h"
 #include "policy_diff.h"
 
@@ -20,11 +21,16 @@
 #define KUBE "/kubepods.slice/**/cri-containerd-*.scope"
 #define USER "/user.slice/user-1000.slice/user@1000.service"
 
+/* Parse text; err gets the error the parser logs (quietly), if any. */
 static int parse(const char *text, struct policy *p, char *err, size_t err_len)
 {
 	FILE *in = fmemopen((void *)text, strlen(text), "r");
-	int ret = policy_parse(in, "test.conf", p, err, err_len);
+	struct log_capture c;
+	int ret;
 
+	log_capture_start(&c, LOG_ERR, err, err_len, true);
+	ret = policy_parse(in, "test.conf", p);
+	log_capture_stop(&c);
 	fclose(in);
 	return ret;
 }

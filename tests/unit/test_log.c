@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * log.c: a journald priority prefix exactly when stderr is the stream that
- * JOURNAL_STREAM names, and the message text the same either way.
+ * JOURNAL_STREAM names, and the message text the same either way; a
+ * capture keeps the first message at its priority, and a quiet one prints
+ * nothing.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +97,46 @@ static void emit_error(void)
 	log_error("x");
 }
 
+/* A capture of errors: the first error, not a warning before it nor an error after it. */
+static void emit_captured(void)
+{
+	struct log_capture c;
+	char buf[64] = "stale";
+
+	log_capture_start(&c, LOG_ERR, buf, sizeof(buf), false);
+	CHECK(!strcmp(buf, "") && !c.caught, "a capture starts empty: got '%s'", buf);
+	log_warning("a warning");
+	log_error("%s:%d: first", "f.conf", 3);
+	log_error("second");
+	log_capture_stop(&c);
+	log_error("after");
+	CHECK(!strcmp(buf, "f.conf:3: first") && c.caught,
+	      "the capture holds the first error, without the prefix: got '%s'", buf);
+}
+
+/* A quiet capture prints nothing, and nor does one started inside it; a capture of warnings. */
+static void emit_quiet(void)
+{
+	struct log_capture quiet, inner;
+	char outer_buf[64], inner_buf[8];
+
+	log_capture_start(&quiet, LOG_ERR, outer_buf, sizeof(outer_buf), true);
+	log_capture_start(&inner, LOG_WARNING, inner_buf, sizeof(inner_buf), false);
+	log_warning("cut short");
+	log_capture_stop(&inner);
+	log_error("the outer's");
+	log_capture_stop(&quiet);
+	log_info("printed");
+	CHECK(!strcmp(inner_buf, "cut sho"),
+	      "the inner capture took the warning, cut to its room: "
+	      "got '%s'",
+	      inner_buf);
+	CHECK(!strcmp(outer_buf, "the outer's"),
+	      "the outer took the error after the inner stopped: "
+	      "got '%s'",
+	      outer_buf);
+}
+
 int main(void)
 {
 	int saved = dup(STDERR_FILENO);
@@ -111,6 +153,11 @@ int main(void)
 	expect_output("another stream", emit_error, "argguard: x\n");
 	setenv("JOURNAL_STREAM", "garbage", 1);
 	expect_output("malformed JOURNAL_STREAM", emit_error, "argguard: x\n");
+	unsetenv("JOURNAL_STREAM");
+	expect_output("captured", emit_captured,
+		      "argguard: warning: a warning\nargguard: f.conf:3: first\nargguard: second\n"
+		      "argguard: after\n");
+	expect_output("quiet", emit_quiet, "argguard: printed\n");
 
 	dup2(saved, STDERR_FILENO);
 	close(saved);

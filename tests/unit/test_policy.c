@@ -8,14 +8,20 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "log.h"
 #include "names.h"
 #include "policy.h"
 
+/* Parse len bytes of text; err gets the error the parser logs (quietly), if any. */
 static int parse_n(const char *text, size_t len, struct policy *p, char *err, size_t err_len)
 {
 	FILE *in = fmemopen((void *)text, len, "r");
-	int ret = policy_parse(in, "test.conf", p, err, err_len);
+	struct log_capture c;
+	int ret;
 
+	log_capture_start(&c, LOG_ERR, err, err_len, true);
+	ret = policy_parse(in, "test.conf", p);
+	log_capture_stop(&c);
 	fclose(in);
 	return ret;
 }
@@ -163,7 +169,7 @@ static void expect_error(const char *text, const char *want)
 	struct policy p;
 	char err[1024] = "";
 
-	CHECK(parse(text, &p, err, sizeof(err)) == -1 && strstr(err, want),
+	CHECK(parse(text, &p, err, sizeof(err)) == -EINVAL && strstr(err, want),
 	      "rejected with \"%s\": got \"%s\"", want, err);
 	CHECK(p.n_uids == 0 && p.n_cgroups == 0 && p.mode == ARGGUARD_MODE_OFF,
 	      "a rejected file leaves an empty policy");
@@ -324,7 +330,7 @@ static void nul_byte_is_an_error(void)
 	struct policy p;
 	char err[256] = "";
 
-	CHECK(parse_n(text, sizeof(text) - 1, &p, err, sizeof(err)) == -1 &&
+	CHECK(parse_n(text, sizeof(text) - 1, &p, err, sizeof(err)) == -EINVAL &&
 		      strstr(err, "test.conf:3: a NUL byte"),
 	      "a NUL byte is an error naming its line: got \"%s\"", err);
 }
@@ -484,9 +490,10 @@ static struct policy_admin test_admin_list[] = {
 };
 static const struct policy_admins test_admins = { .list = test_admin_list, .n = 2 };
 
-/* Parse text and run it past the lockout gate; msg gets the gate's words. */
+/* Parse text and run it past the lockout gate; msg gets the gate's words, as it logs them. */
 static int gate(const char *text, bool force, char *msg, size_t msg_len)
 {
+	struct log_capture c;
 	struct policy p;
 	char err[256] = "";
 	int ret;
@@ -496,7 +503,9 @@ static int gate(const char *text, bool force, char *msg, size_t msg_len)
 		snprintf(msg, msg_len, "parse error: %s", err);
 		return -EINVAL;
 	}
-	ret = policy_lockout_gate(&p, &test_admins, "test.conf", force, msg, msg_len);
+	log_capture_start(&c, LOG_WARNING, msg, msg_len, true);
+	ret = policy_lockout_gate(&p, &test_admins, "test.conf", force);
+	log_capture_stop(&c);
 	policy_free(&p);
 	return ret;
 }
@@ -655,7 +664,7 @@ static void tight_rule_for_a_user_who_is_no_admin_is_no_lockout(void)
 
 	/* Whether a uid is an admin is for the lookup to say, not the gate. */
 	CHECK(parse(ENFORCE "[uid 1001]\nmax_envc = 1\n", &p, msg, sizeof(msg)) == 0 &&
-		      policy_lockout_gate(&p, NULL, "test.conf", false, msg, sizeof(msg)) == 0,
+		      policy_lockout_gate(&p, NULL, "test.conf", false) == 0,
 	      "with no admins looked up, a tight rule for uid 1001 is no lockout: got \"%s\"", msg);
 	policy_free(&p);
 }

@@ -123,6 +123,79 @@ test_records_a_killed_daemon_held_are_counted_by_the_next() {
 	jq -e . "$EVENT_LOG" >/dev/null || fail "expected only whole records in the log"
 }
 
+# suppressed_reported FROM [TO]: the records that the log's summary lines
+# FROM + 1 to TO (or the end) report suppressed (dropped by the rate limit).
+suppressed_reported() {
+	sed -n "$(($1 + 1)),${2:-\$}p" "$EVENT_LOG" |
+		jq -s '[.[] | select(.verdict == "summary") | .suppressed] | add // 0'
+}
+
+# storm_records FROM [TO]: the exec_storm deny records in lines FROM + 1 to
+# TO (or the end) of the log, by their mono_ns, one a line.
+storm_records() {
+	sed -n "$(($1 + 1)),${2:-\$}p" "$EVENT_LOG" |
+		jq -r 'select(.comm == "exec_storm" and .verdict == "deny") | .mono_ns'
+}
+
+# rate_limited_reported_as FROM COUNT: wait up to 15 s for the summaries
+# after line FROM to report COUNT records suppressed.
+rate_limited_reported_as() {
+	local i
+	for ((i = 0; i < 30; i++)); do
+		(($(suppressed_reported "$1") >= $2)) && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# The mark of what the log's summaries reported (/run/argguard.reported,
+# "SUPPRESSED RING_FULL") outlives the daemon: the next one's summaries
+# report the records dropped while none ran, once, and none that a summary
+# before the restart reported; the records made while none ran are logged
+# once, and none logged before the restart is logged again.
+test_drops_are_reported_once_across_a_restart() {
+	local n=20 before rate0 rate_stop rate_down rate1 stopped
+	trap 'systemctl start argguard.service; restore_policy >/dev/null' EXIT
+	bpftool_set_limit 4096 || fail "bpftool could not lower the limit"
+	{ set_config event_rate 1 && set_config event_burst 1; } || fail "bpftool could not set the rate"
+	sleep 1.5 # let an earlier summary go out before counting
+	before=$(log_lines) rate0=$(counter records_dropped.rate_limited)
+	assert_eq $n "$("$HELPERS/exec_storm" $n 8000)" "execs refused with the daemon running"
+	rate_stop=$(counter records_dropped.rate_limited)
+	((rate_stop > rate0)) || fail "expected the storm to drop records: $rate0 -> $rate_stop"
+	rate_limited_reported_as "$before" $((rate_stop - rate0)) ||
+		fail "expected a summary of the $((rate_stop - rate0)) records suppressed"
+
+	systemctl stop argguard.service
+	stopped=$(log_lines)
+	assert_eq "$rate_stop" "$(counter records_dropped.rate_limited)" \
+		"records suppressed as the daemon stopped"
+	assert_eq "$rate_stop" "$(cut -d ' ' -f 1 /run/argguard.reported)" \
+		"the reported mark as the daemon stopped (/run/argguard.reported)"
+	assert_eq $((n - (rate_stop - rate0))) "$(storm_records "$before" "$stopped" | wc -l)" \
+		"records logged before the stop: the storm's execs less those suppressed"
+	assert_eq $n "$("$HELPERS/exec_storm" $n 8000)" "execs refused with no daemon running"
+	rate_down=$(counter records_dropped.rate_limited)
+	((rate_down > rate_stop)) || fail "expected records dropped while no daemon ran"
+	echo "suppressed: $rate0 at the start, $rate_stop at the stop, $rate_down at the start again"
+
+	systemctl start argguard.service
+	rate_limited_reported_as "$stopped" $((rate_down - rate_stop)) ||
+		fail "expected the next daemon to report the $((rate_down - rate_stop)) records dropped while none ran"
+	sleep 1.5 # a summary that reported them twice would follow within 0.5 s
+	rate1=$(counter records_dropped.rate_limited)
+	assert_eq $((rate1 - rate_stop)) "$(suppressed_reported "$stopped")" \
+		"records suppressed since the stop, as the next daemon's summaries report them"
+	assert_eq $((rate1 - rate0)) "$(suppressed_reported "$before")" \
+		"records suppressed over the test, as all its summaries report them (each once)"
+	assert_eq "$rate1" "$(cut -d ' ' -f 1 /run/argguard.reported)" \
+		"the reported mark after the next daemon's summaries"
+	assert_eq $((n - (rate_down - rate_stop))) "$(storm_records "$stopped" | wc -l)" \
+		"records logged after the restart: the execs while none ran less those suppressed"
+	assert_eq "" "$(sort <(storm_records "$before" "$stopped") <(storm_records "$stopped") | uniq -d)" \
+		"records logged both before and after the restart"
+}
+
 # An upgrade that changed a map's layout, within one boot: the new build
 # cannot reuse the old build's pins. It makes its maps afresh, applies the
 # policy file and enforces, rather than fail and leave the machine to the

@@ -158,7 +158,7 @@ test_bpftool_edits_take_effect_and_policy_show_reflects_them() {
 
 test_bad_policy_file_changes_nothing() {
 	trap cleanup EXIT
-	local before after msg
+	local before after msg last
 	apply_policy "[global]" "mode = enforce" "max_total_bytes = 64K"
 	before=$(argguard policy show)
 	printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >/tmp/argguard-bad.conf
@@ -166,6 +166,13 @@ test_bad_policy_file_changes_nothing() {
 	echo "apply: $msg"
 	[[ $msg == *"/tmp/argguard-bad.conf:3: max_total_bytes = lots: expected a byte count"* ]] ||
 		fail "expected the error to name file:line and what was expected"
+	assert_eq 1 "$(grep -c 'argguard-bad.conf:3:' <<<"$msg")" "lines naming the error (logged once)"
+	[[ $msg == *"/tmp/argguard-bad.conf not applied, the live policy is unchanged"* ]] ||
+		fail "expected apply to say the live policy is unchanged"
+	last=$(argguard status --format=json | jq -r '"\(.last_apply.success) \(.last_apply.message)"')
+	echo "last apply: $last"
+	[[ $last == "false /tmp/argguard-bad.conf not applied: /tmp/argguard-bad.conf:3: max_total_bytes = lots: "*"; the policy in force is unchanged" ]] ||
+		fail "expected argguard status to say the last apply failed, with the file's error"
 	msg=$(argguard policy check /tmp/argguard-bad.conf 2>&1) && fail "check passed a bad file"
 	after=$(argguard policy show)
 	assert_eq "$before" "$after" "the live policy after a failed apply"

@@ -145,8 +145,10 @@ test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
 		sleep 0.1
 	done
 	pf_unchanged "a reload of a lockout file"
-	daemon_said "not applied, the live policy is unchanged: $POLICY_FILE:1: .global. max_argc = 3" ||
+	daemon_said "$POLICY_FILE:1: .global. max_argc = 3 with action deny.*; refused: fix the rule" ||
 		fail "expected the daemon to log its refusal, naming the rule"
+	daemon_said "$POLICY_FILE not applied, the live policy is unchanged" ||
+		fail "expected the daemon to say it kept the policy in force"
 	expect allowed "root, 10 arguments after the refused reload" \
 		"$HELPERS/execsize" 100 0 /bin/true 10
 
