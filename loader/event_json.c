@@ -118,8 +118,9 @@ static void add_path(struct json_writer *w, const char *key, const char *path, i
 
 /*
  * The container whose cgroup the caller is in, when the path is in a known
- * runtime's layout (container.h), else null. journald gets flat fields, to
- * match on.
+ * runtime's layout (container.h), else null; with the container its owner
+ * names below it, if any, as "nested". journald gets flat fields, to match
+ * on.
  */
 static void add_container(struct json_writer *w, const char *cgroup)
 {
@@ -137,6 +138,11 @@ static void add_container(struct json_writer *w, const char *cgroup)
 		if (pod_len)
 			json_string(w, "container_pod_uid", c.pod_uid, pod_len);
 		json_boolean(w, "container_rootless", c.rootless);
+		if (c.nested_runtime) {
+			json_string(w, "container_nested_runtime", c.nested_runtime,
+				    strlen(c.nested_runtime));
+			json_string(w, "container_nested_id", c.nested_id, strlen(c.nested_id));
+		}
 		return;
 	}
 	json_begin_object(w, "container");
@@ -147,6 +153,14 @@ static void add_container(struct json_writer *w, const char *cgroup)
 	else
 		json_null(w, "pod_uid");
 	json_boolean(w, "rootless", c.rootless);
+	if (c.nested_runtime) {
+		json_begin_object(w, "nested");
+		json_string(w, "runtime", c.nested_runtime, strlen(c.nested_runtime));
+		json_string(w, "id", c.nested_id, strlen(c.nested_id));
+		json_end_object(w);
+	} else {
+		json_null(w, "nested");
+	}
 	json_end_object(w);
 }
 

@@ -188,6 +188,10 @@ static void add_exec(struct message *m, const struct record *r)
 		add(m, "container_id", c.id);
 		if (c.pod_uid[0])
 			add(m, "container_pod_uid", c.pod_uid);
+		if (c.nested_runtime) {
+			add(m, "container_nested_runtime", c.nested_runtime);
+			add(m, "container_nested_id", c.nested_id);
+		}
 	}
 }
 

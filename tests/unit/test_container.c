@@ -19,6 +19,8 @@ struct want {
 	const char *id;
 	const char *pod_uid;
 	bool rootless;
+	const char *nested_runtime; /* NULL: no container below the outermost */
+	const char *nested_id;
 };
 
 static const struct want cases[] = {
@@ -39,8 +41,33 @@ static const struct want cases[] = {
 	{ "/machine.slice/machine-web\\x2d1.scope", "systemd-nspawn", "web-1", "", false },
 	{ "/machine.slice/machine-web\\x2d1.scope/payload/system.slice/cron.service",
 	  "systemd-nspawn", "web-1", "", false },
-	/* The deepest container is the exec's. */
-	{ "/machine.slice/libpod-" ID ".scope/docker/" ID2, "docker", ID2, "", false },
+	/*
+	 * The outermost container is the exec's: its runtime made its cgroup.
+	 * Below it, the container's owner names the cgroups, and a container
+	 * recognised there is their claim, kept apart as the nested one.
+	 */
+	{ "/machine.slice/libpod-" ID ".scope/docker/" ID2, "podman", ID, "", false, "docker",
+	  ID2 },
+	/* docker in docker: the inner dockerd's cgroupfs driver, and its systemd one */
+	{ "/system.slice/docker-" ID ".scope/docker/" ID2, "docker", ID, "", false, "docker", ID2 },
+	{ "/system.slice/docker-" ID ".scope/system.slice/docker-" ID2 ".scope", "docker", ID, "",
+	  false, "docker", ID2 },
+	/* podman in docker, with podman's cgroupfs manager and its systemd one */
+	{ "/system.slice/docker-" ID ".scope/libpod_parent/libpod-" ID2, "docker", ID, "", false,
+	  "podman", ID2 },
+	{ "/system.slice/docker-" ID ".scope/machine.slice/libpod-" ID2 ".scope/container",
+	  "docker", ID, "", false, "podman", ID2 },
+	/* Three deep: the nested claim is the deepest, the inner runtime's own view. */
+	{ "/docker/" ID "/docker/" ID2 "/docker/" ID, "docker", ID, "", false, "docker", ID },
+	/* A pod slice made inside a container is no pod of the host's. */
+	{ "/system.slice/docker-" ID ".scope/kubepods.slice/kubepods-pod" POD_ ".slice/crio-" ID2
+	  ".scope",
+	  "docker", ID, "", false, "cri-o", ID2 },
+	/* A pod's container, with docker inside it: the pod is the outer one's. */
+	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/cri-containerd-" ID ".scope/docker/" ID2,
+	  "containerd", ID, POD, false, "docker", ID2 },
+	/* Not a layout below the container: nothing nested. */
+	{ "/system.slice/docker-" ID ".scope/system.slice/cron.service", "docker", ID, "", false },
 
 	/* No container: a runtime's own helpers, other layouts, near misses. */
 	{ "/", NULL, NULL, NULL, false },
@@ -68,6 +95,21 @@ static const struct want cases[] = {
 	{ USER "/machine.slice/machine-web.scope", NULL, NULL, NULL, false },
 	{ USER "/kubepods.slice/kubepods-pod" POD_ ".slice/libpod-" ID ".scope", "podman", ID, "",
 	  true },
+	/*
+	 * The user's subtree is theirs to name: a fake docker scope there is
+	 * nothing, even below (or above) their podman's container, and the
+	 * first rootless podman container is the outermost, a claim of theirs
+	 * that "rootless" marks.
+	 */
+	{ USER "/user.slice/docker-" ID ".scope/libpod-" ID2 ".scope", "podman", ID2, "", true },
+	{ USER "/user.slice/libpod-" ID ".scope/docker-" ID2 ".scope", "podman", ID, "", true },
+	{ USER "/user.slice/libpod-" ID ".scope/libpod-" ID2 ".scope", "podman", ID, "", true,
+	  "podman", ID2 },
+	/* A user's fake under the host's container is nested, and still only podman counts. */
+	{ "/system.slice/docker-" ID ".scope" USER "/user.slice/docker-" ID2 ".scope", "docker", ID,
+	  "", false },
+	{ "/system.slice/docker-" ID ".scope" USER "/user.slice/libpod-" ID2 ".scope", "docker", ID,
+	  "", false, "podman", ID2 },
 };
 
 static void check_case(const struct want *w)
@@ -85,6 +127,15 @@ static void check_case(const struct want *w)
 	      "%s: %s %s pod '%s'%s (got %s %s pod '%s'%s)", w->path, w->runtime, w->id, w->pod_uid,
 	      w->rootless ? " rootless" : "", c.runtime ? c.runtime : "none", c.id, c.pod_uid,
 	      c.rootless ? " rootless" : "");
+	if (!w->nested_runtime) {
+		CHECK(!c.nested_runtime, "%s: nothing nested (got %s %s)", w->path,
+		      c.nested_runtime ? c.nested_runtime : "none", c.nested_id);
+		return;
+	}
+	CHECK(c.nested_runtime && !strcmp(c.nested_runtime, w->nested_runtime) &&
+		      !strcmp(c.nested_id, w->nested_id),
+	      "%s: nested %s %s (got %s %s)", w->path, w->nested_runtime, w->nested_id,
+	      c.nested_runtime ? c.nested_runtime : "none", c.nested_id);
 }
 
 int main(void)
