@@ -376,6 +376,25 @@ static int clear_sizes(int fd, uint64_t mask)
 	return err;
 }
 
+/* Drop the per-cgroup counts of the slots in mask: they were another rule's. */
+static int clear_cgroup_sizes(int fd, uint64_t mask)
+{
+	struct argguard_cgroup_sizes_key key, next, *prev = NULL;
+
+	if (!mask || fd < 0)
+		return 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		if (key.size_slot < ARGGUARD_SIZE_SLOTS && (mask & (1ULL << key.size_slot)) &&
+		    !bpf_map_delete_elem(fd, &key)) {
+			prev = NULL; /* the walk starts again without it */
+			continue;
+		}
+		prev = &key;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 /*
  * p with each rule's size slot (size_slots_assign()): a copy whose rule
  * arrays are its own, the cgroup paths p's. The slots taken afresh are
@@ -386,6 +405,7 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	struct policy live;
 	uint64_t fresh;
 	bool have_live;
+	int err;
 
 	*out = *p;
 	out->uids = p->n_uids ? malloc(p->n_uids * sizeof(*p->uids)) : NULL;
@@ -405,7 +425,8 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
 	if (have_live)
 		policy_free(&live);
-	return clear_sizes(m->fd[PIN_SIZES], fresh);
+	err = clear_sizes(m->fd[PIN_SIZES], fresh);
+	return err ? err : clear_cgroup_sizes(m->fd[PIN_CGROUP_SIZES], fresh);
 }
 
 int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,
