@@ -64,7 +64,7 @@ write_policies() {
 	{
 		sed '/^\[cgroup /,$d' "$T/rules.conf"
 		for ((i = 0; i < 100; i++)); do
-			printf '[cgroup /bench-patterns/cg-%03d-*/**]\nmax_total_bytes = 64M\n\n' "$i"
+			printf '[cgroup /bench-patterns/cg-%03d-*]\nmax_total_bytes = 64M\n\n' "$i"
 		done
 		printf '[setuid]\nmax_total_bytes = 256K\n'
 	} >"$T/patterns.conf"
@@ -84,7 +84,7 @@ setup() {
 	cp "$HELPERS/execloop" "$HELPERS/bench_noop" "$T/"
 	for ((i = 0; i < 100; i++)); do
 		mkdir -p "$CG/bench-rules/cg-$(printf %03d "$i")"
-		mkdir -p "$CG/bench-patterns/cg-$(printf %03d "$i")-a/b"
+		mkdir -p "$CG/bench-patterns/cg-$(printf %03d "$i")-a"
 	done
 	mkdir -p "$LOOP_CG"
 	write_policies
