@@ -97,23 +97,42 @@ static long find(const struct fake_map *m, const void *key)
 	return -1;
 }
 
+/* An update, as the kernel makes it for m. */
+static int store(struct fake_map *m, const void *key, const void *value, __u64 flags)
+{
+	long i = find(m, key);
+
+	if (i < 0 && is_array(m))
+		return fail_with(E2BIG);
+	if (i >= 0 && flags == BPF_NOEXIST)
+		return fail_with(EEXIST);
+	if (i < 0) {
+		if (m->n == m->max_entries)
+			return fail_with(E2BIG);
+		i = m->n++;
+		memcpy(m->keys + i * m->key_size, key, m->key_size);
+	}
+	memcpy(m->values + i * m->value_size, value, m->value_size);
+	return 0;
+}
+
 /* The write the in-flight program makes once it is done. */
 static void finish_late_write(void)
 {
+	struct fake_map *ids = map_of(pm.fd[PIN_CGROUP_IDS]);
 	struct argguard_cgroup_id_key mark = late.id;
 
 	if (!late.pending)
 		return;
 	late.pending = false;
 	mark.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
-	bpf_map_update_elem(pm.fd[PIN_CGROUP_IDS], &mark, &late.key, BPF_ANY);
-	bpf_map_update_elem(pm.fd[PIN_CGROUP_IDS], &late.id, &late.key, BPF_ANY);
+	store(ids, &mark, &late.key, BPF_ANY);
+	store(ids, &late.id, &late.key, BPF_ANY);
 }
 
 int bpf_map_update_elem(int fd, const void *key, const void *value, __u64 flags)
 {
 	struct fake_map *m = map_of(fd);
-	long i;
 
 	if (!m)
 		return fail_with(EBADF);
@@ -131,19 +150,7 @@ int bpf_map_update_elem(int fd, const void *key, const void *value, __u64 flags)
 		late.armed = false;
 		late.pending = true;
 	}
-	i = find(m, key);
-	if (i < 0 && is_array(m))
-		return fail_with(E2BIG);
-	if (i >= 0 && flags == BPF_NOEXIST)
-		return fail_with(EEXIST);
-	if (i < 0) {
-		if (m->n == m->max_entries)
-			return fail_with(E2BIG);
-		i = m->n++;
-		memcpy(m->keys + i * m->key_size, key, m->key_size);
-	}
-	memcpy(m->values + i * m->value_size, value, m->value_size);
-	return 0;
+	return store(m, key, value, flags);
 }
 
 int bpf_map_lookup_elem(int fd, const void *key, void *value)
@@ -296,7 +303,7 @@ static void late_mkdir_leaves_no_stale_index(const char *next_text, const char *
 		"[cgroup /system.slice/docker-*.scope]\nmax_total_bytes = 1M\n";
 	char root[] = "/tmp/argguard-test-maps.XXXXXX", dir[64];
 	struct policy before, next;
-	struct argguard_config cfg;
+	struct argguard_config cfg = { 0 };
 	__u32 zero = 0, set;
 
 	CHECK(mkdtemp(root) != NULL, "a cgroup root of our own");
@@ -309,7 +316,7 @@ static void late_mkdir_leaves_no_stale_index(const char *next_text, const char *
 	CHECK(!policy_maps_apply(&pm, &before, root, ARGGUARD_POLICY_APPLIED) &&
 		      !policy_maps_apply(&pm, &before, root, ARGGUARD_POLICY_APPLIED),
 	      "the policy with a pattern is applied to both sets");
-	bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg);
+	CHECK(!bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg), "the config is read back");
 	set = (cfg.active_set & 1) ^ 1;
 	memset(&late, 0, sizeof(late));
 	late.armed = true;
