@@ -783,7 +783,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	}
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	learn(rule, &sz);
+	learn(rule, &sz, &d);
 
 	if ((sz.flags & ARGGUARD_EV_EXACT_SIZES) && sz.orig_argc == 0) {
 		empty.scope = ARGGUARD_SCOPE_EMPTY_ARGV;
@@ -828,7 +828,7 @@ static __always_inline int check_secureexec(struct linux_binprm *bprm, enum head
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	learn(rule, &sz);
+	learn(rule, &sz, &d);
 	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC, head);
 }
 

@@ -10,7 +10,7 @@
 #define ARGGUARD_FILENAME_LEN 256
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
-#define ARGGUARD_MAX_CGROUP_PATTERNS 64 /* per rule set, of its cgroup rules */
+#define ARGGUARD_MAX_CGROUP_PATTERNS 128 /* per rule set, of its cgroup rules */
 #define ARGGUARD_MAX_RATED_UIDS 1024 /* record buckets, least recently used ones dropped */
 #define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
@@ -168,8 +168,15 @@ struct argguard_rule {
 	 * then one per uid or cgroup rule). 0: not counted.
 	 */
 	__u32 size_slot;
-	__u32 reserved;
+	__u32 flags; /* ARGGUARD_RULE_* */
 };
+
+/*
+ * A cgroup rule by pattern whose execs are counted per ruled cgroup too
+ * ("cgroup_sizes"): each container its pattern matches, a distribution of
+ * its own. Only with a size_slot.
+ */
+#define ARGGUARD_RULE_SIZES_BY_CGROUP (1U << 0)
 
 /*
  * The one entry of the "config" map: which rule set execs read. A policy
@@ -360,6 +367,24 @@ struct argguard_sizes {
 	__u64 max[ARGGUARD_NR_SIZE_METRICS];
 	__u64 sum[ARGGUARD_NR_SIZE_METRICS];
 	__u64 count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+};
+
+/*
+ * The "cgroup_sizes" map: the distributions of the execs each cgroup that a
+ * pattern rule with ARGGUARD_RULE_SIZES_BY_CGROUP judged (its ruled
+ * ancestor: the container's cgroup), keyed by its id and the rule's
+ * size_slot. One entry for all CPUs, counted with atomic adds (the largest
+ * value with a plain compare and store, which a race can leave one exec
+ * low). An LRU hash of ARGGUARD_CGROUP_SIZES entries: past that many
+ * cgroups, the one counted least recently is dropped, and a cgroup counted
+ * again starts from zero.
+ */
+#define ARGGUARD_CGROUP_SIZES 1024
+
+struct argguard_cgroup_sizes_key {
+	__u64 cgroup_id;
+	__u32 size_slot;
+	__u32 pad;
 };
 
 /*

@@ -3,7 +3,7 @@
  * The size distributions (argguard.h, "sizes" and "largest"): their maps,
  * and learn(), which counts an exec in the distributions of the rule that
  * judged it. Part of argguard.bpf.c, which includes it once, after
- * vmlinux.h, the helpers and struct exec_sizes.
+ * vmlinux.h, the helpers, struct exec_sizes and struct decision.
  */
 #ifndef ARGGUARD_LEARN_H
 #define ARGGUARD_LEARN_H
@@ -24,6 +24,14 @@ struct {
 	__type(key, __u32);
 	__type(value, struct argguard_largest);
 } argguard_largest SEC(".maps");
+
+/* The distributions by ruled cgroup, of pattern rules' execs (argguard.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, ARGGUARD_CGROUP_SIZES);
+	__type(key, struct argguard_cgroup_sizes_key);
+	__type(value, struct argguard_sizes);
+} argguard_cgroup_sizes SEC(".maps");
 
 /*
  * Put the caller's exec in place of the smallest of this CPU's largest
@@ -67,6 +75,49 @@ static __always_inline void tally(struct argguard_sizes *h, __u32 metric, __u64 
 		h->max[metric] = v;
 }
 
+/* tally(), for a distribution all CPUs share. */
+static __always_inline void tally_shared(struct argguard_sizes *h, __u32 metric, __u64 v)
+{
+	__sync_fetch_and_add(&h->count[metric][size_bucket(v)], 1);
+	__sync_fetch_and_add(&h->sum[metric], v);
+	if (v > h->max[metric])
+		h->max[metric] = v;
+}
+
+/*
+ * Count an exec judged by a pattern rule in its ruled cgroup's own
+ * distributions too (cgroup_id: the ruled ancestor, the container's cgroup),
+ * made from the zeroed slot 0 of "sizes" the first time. A global
+ * function, verified once; only such execs call it.
+ */
+__noinline int learn_cgroup(__u64 cgroup_id, __u32 slot, const struct exec_sizes *sz)
+{
+	struct argguard_cgroup_sizes_key key = { .cgroup_id = cgroup_id, .size_slot = slot };
+	struct argguard_sizes *h, *zero;
+	__u32 none = ARGGUARD_SIZE_SLOT_NONE;
+
+	if (!sz)
+		return 0;
+	h = bpf_map_lookup_elem(&argguard_cgroup_sizes, &key);
+	if (!h) {
+		zero = bpf_map_lookup_elem(&argguard_sizes, &none);
+		if (!zero)
+			return 0;
+		bpf_map_update_elem(&argguard_cgroup_sizes, &key, zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&argguard_cgroup_sizes, &key);
+		if (!h)
+			return 0;
+	}
+	tally_shared(h, ARGGUARD_SIZE_TOTAL_BYTES, sz->total_bytes);
+	tally_shared(h, ARGGUARD_SIZE_ARGC, (__u32)sz->argc);
+	tally_shared(h, ARGGUARD_SIZE_ENVC, (__u32)sz->envc);
+	if (sz->flags & ARGGUARD_EV_EXACT_SIZES) {
+		tally_shared(h, ARGGUARD_SIZE_ARGV_BYTES, sz->argv_bytes);
+		tally_shared(h, ARGGUARD_SIZE_ENVP_BYTES, sz->envp_bytes);
+	}
+	return 0;
+}
+
 /*
  * Count an exec in the size distributions of the rule that judged it, on
  * the path every judged exec takes: one per-CPU array lookup by the slot
@@ -75,7 +126,8 @@ static __always_inline void tally(struct argguard_sizes *h, __u32 metric, __u64 
  * of a distribution, never a decision. On a stock kernel the split of
  * argv and envp is unknown: only the total and the counts are kept.
  */
-static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz)
+static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz,
+				  const struct decision *d)
 {
 	__u32 slot = rule->size_slot, zero = 0;
 	struct argguard_largest *l;
@@ -83,6 +135,9 @@ static __always_inline void learn(const struct argguard_rule *rule, const struct
 
 	if (!slot)
 		return;
+	/* Only a pattern's rule has the flag: no other exec does more than this test. */
+	if (rule->flags & ARGGUARD_RULE_SIZES_BY_CGROUP)
+		learn_cgroup(d->rule_id, slot, sz);
 	h = bpf_map_lookup_elem(&argguard_sizes, &slot);
 	if (!h)
 		return;

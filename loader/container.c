@@ -13,8 +13,12 @@
  *
  * ID is 64 hex digits. A pod's UID is written with '_' for '-' in its slice's
  * name, and as it is in a cgroupfs driver's kubepods/.../podUID. A process
- * may sit in a cgroup below its container's (podman's container/), so the
- * deepest container cgroup of the path is the one. libvirt registers its
+ * may sit in a cgroup below its container's (podman's container/). The
+ * outermost container cgroup of the path is the one: the cgroups below it
+ * are named by whoever runs the container (docker or podman inside it, or
+ * a fake), so a container cgroup further down is only their claim, given
+ * apart as the nested one (the deepest, as the inner runtime sees its
+ * own). libvirt registers its
  * guests under machine.slice too (machine-qemu-N-NAME.scope): those are no
  * nspawn containers, and are left out.
  */
@@ -195,13 +199,18 @@ bool container_from_cgroup(const char *path, struct container *c)
 			continue;
 		if (is_user_service(comp))
 			below_user = true;
-		else if (!below_user && pod_slice(comp, below_kubepods, id))
+		else if (!below_user && !c->runtime && pod_slice(comp, below_kubepods, id))
 			memcpy(pod, id, sizeof(pod));
 		else if ((runtime = container_scope(comp, parent, below_user, id))) {
-			c->runtime = runtime;
-			memcpy(c->id, id, sizeof(c->id));
-			memcpy(c->pod_uid, pod, sizeof(c->pod_uid));
-			c->rootless = below_user;
+			if (c->runtime) { /* below the host's container: its owner's claim */
+				c->nested_runtime = runtime;
+				memcpy(c->nested_id, id, sizeof(c->nested_id));
+			} else {
+				c->runtime = runtime;
+				memcpy(c->id, id, sizeof(c->id));
+				memcpy(c->pod_uid, pod, sizeof(c->pod_uid));
+				c->rootless = below_user;
+			}
 		}
 		below_kubepods = below_kubepods || has_prefix(comp, "kubepods");
 		parent = comp;

@@ -19,13 +19,23 @@ struct container {
 	char pod_uid[POD_UID_LEN + 1]; /* "" outside a Kubernetes pod */
 	/* Below a user's own systemd instance (user@UID.service): rootless podman. */
 	bool rootless;
+	/*
+	 * A container below this one, named by whoever runs this one (docker in
+	 * docker, podman in docker): their claim, not the host's. The deepest
+	 * such; nested_runtime NULL if none.
+	 */
+	const char *nested_runtime;
+	char nested_id[CONTAINER_ID_MAX + 1];
 };
 
 /*
  * The container whose cgroup path (as the record gives it, from the cgroup
- * root) is path, in *c; false if path is in no known layout. A user may
- * name cgroups in the subtree systemd delegates to them: there only
- * rootless podman's layout counts, and *c says rootless.
+ * root) is path, in *c; false if path is in no known layout. That is the
+ * outermost container of the path: its runtime made its cgroup, and whoever
+ * runs the container names the cgroups below, so a container further down
+ * is only their claim, kept apart in c->nested_*. A user may name cgroups
+ * in the subtree systemd delegates to them: there only rootless podman's
+ * layout counts, and *c says rootless.
  */
 bool container_from_cgroup(const char *path, struct container *c);
 

@@ -89,6 +89,14 @@ static void add_container(struct json_writer *w, const char *key, const struct f
 	else
 		json_null(w, "pod_uid");
 	json_boolean(w, "rootless", c->rootless);
+	if (c->nested_runtime) {
+		json_begin_object(w, "nested");
+		json_string(w, "runtime", c->nested_runtime, strlen(c->nested_runtime));
+		json_string(w, "id", c->nested_id, strlen(c->nested_id));
+		json_end_object(w);
+	} else {
+		json_null(w, "nested");
+	}
 	json_end_object(w);
 }
 

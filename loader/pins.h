@@ -29,7 +29,8 @@
 	X(PIN_UID_BUCKETS, "uid_buckets", argguard_uid_buckets)             \
 	X(PIN_EVENTS, "events", argguard_events)                            \
 	X(PIN_SIZES, "sizes", argguard_sizes)                               \
-	X(PIN_LARGEST, "largest", argguard_largest)
+	X(PIN_LARGEST, "largest", argguard_largest)                         \
+	X(PIN_CGROUP_SIZES, "cgroup_sizes", argguard_cgroup_sizes)
 
 /*
  * X(PIN, FILE, PROGRAM, KERNEL_HEAD_PROGRAM): the links, each with the

@@ -304,6 +304,38 @@ static int clear_patterns(const struct policy_maps *m, __u32 set)
 	return bpf_map_update_elem(m->fd[PIN_CGROUP_PATTERNS], &slot, &key, BPF_ANY) ? -errno : 0;
 }
 
+/*
+ * Return once every BPF program running when it was called has returned:
+ * the kernel waits for an RCU grace period after each update of a map of
+ * maps (kernel/bpf/syscall.c, maybe_wait_bpf_programs(), in 6.1 as in
+ * 6.12), and the cgroup_mkdir program, a tp_btf one, runs inside
+ * rcu_read_lock(). Two maps of our own, made and closed here.
+ */
+static int wait_for_programs(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int inner, outer, err = 0;
+	__u32 zero = 0;
+
+	inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "argguard_wait", sizeof(__u32), sizeof(__u32), 1,
+			       NULL);
+	if (inner < 0)
+		return -errno;
+	opts.inner_map_fd = inner;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "argguard_wait", sizeof(__u32),
+			       sizeof(__u32), 1, &opts);
+	if (outer < 0) {
+		err = -errno;
+		goto out_inner;
+	}
+	if (bpf_map_update_elem(outer, &zero, &inner, BPF_ANY))
+		err = -errno;
+	close(outer);
+out_inner:
+	close(inner);
+	return err;
+}
+
 static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set,
 		     const char *cgroup_root)
 {
@@ -320,6 +352,13 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	/*
 	 * The rules before the ids: once the old rules are gone, a cgroup made
 	 * meanwhile is indexed by none of them, to stay in cgroup_ids stale.
+	 * But a cgroup_mkdir program that read an old rule or pattern before
+	 * they went can still be matching, and index its cgroup after the ids
+	 * are cleared, under a key this set will not have: an exec's walk
+	 * would stop there, short of the rules of the cgroup's ancestors. An
+	 * apply whose set has patterns deletes such an index in its walk of
+	 * the cgroups; one with none has no walk. So wait for every program
+	 * that may have read the old ones to return, then clear the ids.
 	 */
 	err = clear_set(m->fd[PIN_UID_RULES], sizeof(struct argguard_uid_key),
 			offsetof(struct argguard_uid_key, set), set);
@@ -328,6 +367,8 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	if (!err)
 		err = clear_set(m->fd[PIN_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
 				offsetof(struct argguard_cgroup_key, set), set);
+	if (!err)
+		err = wait_for_programs();
 	if (!err)
 		err = clear_set(m->fd[PIN_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
 				offsetof(struct argguard_cgroup_id_key, set), set);
@@ -379,6 +420,25 @@ static int clear_sizes(int fd, uint64_t mask)
 	return err;
 }
 
+/* Drop the per-cgroup counts of the slots in mask: they were another rule's. */
+static int clear_cgroup_sizes(int fd, uint64_t mask)
+{
+	struct argguard_cgroup_sizes_key key, next, *prev = NULL;
+
+	if (!mask || fd < 0)
+		return 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		if (key.size_slot < ARGGUARD_SIZE_SLOTS && (mask & (1ULL << key.size_slot)) &&
+		    !bpf_map_delete_elem(fd, &key)) {
+			prev = NULL; /* the walk starts again without it */
+			continue;
+		}
+		prev = &key;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
 /*
  * p with each rule's size slot (size_slots_assign()): a copy whose rule
  * arrays are its own, the cgroup paths p's. The slots taken afresh are
@@ -389,6 +449,7 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	struct policy live;
 	uint64_t fresh;
 	bool have_live;
+	int err;
 
 	*out = *p;
 	out->uids = p->n_uids ? malloc(p->n_uids * sizeof(*p->uids)) : NULL;
@@ -408,7 +469,8 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
 	if (have_live)
 		policy_free(&live);
-	return clear_sizes(m->fd[PIN_SIZES], fresh);
+	err = clear_sizes(m->fd[PIN_SIZES], fresh);
+	return err ? err : clear_cgroup_sizes(m->fd[PIN_CGROUP_SIZES], fresh);
 }
 
 int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,

@@ -321,6 +321,19 @@ static void get_container_rootless(const struct record *r, struct field_value *v
 		set_bool(v, v->container.rootless);
 }
 
+/* Only when the container's owner names a container below it: their claim. */
+static void get_container_nested_runtime(const struct record *r, struct field_value *v)
+{
+	if (container_from_cgroup(r->cgroup, &v->container) && v->container.nested_runtime)
+		set_text(v, v->container.nested_runtime);
+}
+
+static void get_container_nested_id(const struct record *r, struct field_value *v)
+{
+	if (container_from_cgroup(r->cgroup, &v->container) && v->container.nested_runtime)
+		set_text(v, v->container.nested_id);
+}
+
 /* The summary's rows. */
 
 static void get_losses(const struct record *r, struct field_value *v)
@@ -434,6 +447,8 @@ static const struct record_field exec_fields[] = {
 	ROW(container_id, TEXT, FIELD_FLAT),
 	ROW(container_pod_uid, TEXT, FIELD_FLAT),
 	ROW(container_rootless, LITERAL, FIELD_FLAT),
+	ROW(container_nested_runtime, TEXT, FIELD_FLAT),
+	ROW(container_nested_id, TEXT, FIELD_FLAT),
 };
 
 /* A summary's fields, in order. */

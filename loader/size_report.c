@@ -7,6 +7,8 @@
 
 #include <json-c/json.h>
 
+#include "cgroup_pattern.h"
+#include "container.h"
 #include "metrics.h"
 #include "size_bucket.h"
 
@@ -94,6 +96,39 @@ static void print_limits(FILE *out, const struct size_hist *h, const struct argg
 	}
 }
 
+/*
+ * The cgroups a pattern's rule (slot s) judged, each a line: its container
+ * ("docker 4f1c2a9e8b7d", the id cut as docker ps cuts it), else its path,
+ * else its id once it is gone; then its execs and total_bytes.
+ */
+static void print_cgroups(FILE *out, const struct size_data *d, int s)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < d->n_cgroups; i++) {
+		const struct size_cgroup *c = &d->cgroups[i];
+		uint64_t n = size_hist_execs(&c->hist, ARGGUARD_SIZE_TOTAL_BYTES);
+		char name[300], max[32];
+		struct container ct;
+
+		if (c->slot != (uint32_t)s || !n)
+			continue;
+		if (first)
+			fprintf(out, "  by cgroup (container):\n");
+		first = false;
+		if (c->cgroup && container_from_cgroup(c->cgroup, &ct))
+			snprintf(name, sizeof(name), "%s %.12s", ct.runtime, ct.id);
+		else if (c->cgroup)
+			snprintf(name, sizeof(name), "%s", c->cgroup);
+		else
+			snprintf(name, sizeof(name), "cgroup %" PRIu64 " (gone)", c->cgroup_id);
+		size_format(max, sizeof(max), c->hist.max[ARGGUARD_SIZE_TOTAL_BYTES], false);
+		fprintf(out,
+			"    %-24s %8" PRIu64 " execs, total_bytes largest %s, mean %" PRIu64 "\n",
+			name, n, max, c->hist.sum[ARGGUARD_SIZE_TOTAL_BYTES] / n);
+	}
+}
+
 static void print_text(FILE *out, const struct size_data *d, const struct policy *policy,
 		       const char *policy_name)
 {
@@ -117,6 +152,7 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 			print_limits(out, h, r);
 		else if (!d->scopes[s].other)
 			fprintf(out, "  (no such rule in %s)\n", policy_name);
+		print_cgroups(out, d, s);
 	}
 	if (!any)
 		fprintf(out, "\nNo exec counted yet.\n");
@@ -192,6 +228,40 @@ static json_object *limits_array(const struct size_hist *h, const struct argguar
 	return arr;
 }
 
+/* {"cgroup": path or null, "cgroup_id", "container": {"runtime", "id"} or null, "execs", "metrics"} */
+static json_object *cgroup_object(const struct size_cgroup *c)
+{
+	json_object *obj = json_object_new_object(), *metrics = json_object_new_object(),
+		    *container = NULL;
+	struct container ct;
+
+	if (!obj || !metrics) {
+		json_object_put(obj);
+		json_object_put(metrics);
+		return NULL;
+	}
+	if (c->cgroup && container_from_cgroup(c->cgroup, &ct)) {
+		container = json_object_new_object();
+		if (container) {
+			json_object_object_add(container, "runtime",
+					       json_object_new_string(ct.runtime));
+			json_object_object_add(container, "id", json_object_new_string(ct.id));
+		}
+	}
+	json_object_object_add(obj, "cgroup", c->cgroup ? json_object_new_string(c->cgroup) : NULL);
+	json_object_object_add(obj, "cgroup_id", json_object_new_uint64(c->cgroup_id));
+	json_object_object_add(obj, "container", container);
+	json_object_object_add(
+		obj, "execs",
+		json_object_new_uint64(size_hist_execs(&c->hist, ARGGUARD_SIZE_TOTAL_BYTES)));
+	json_object_object_add(obj, "metrics", metrics);
+	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
+		if (size_hist_execs(&c->hist, m))
+			json_object_object_add(metrics, size_metric_name(m),
+					       metric_object(&c->hist, m));
+	return obj;
+}
+
 static json_object *scope_object(const struct size_data *d, int s, const struct policy *policy)
 {
 	const struct size_scope *sc = &d->scopes[s];
@@ -219,6 +289,14 @@ static json_object *scope_object(const struct size_data *d, int s, const struct 
 					       metric_object(&d->hist[s], m));
 	json_object_object_add(obj, "limits",
 			       limits_array(&d->hist[s], size_slots_rule(policy, sc)));
+	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP && cgroup_is_pattern(sc->path)) {
+		json_object *cgroups = json_object_new_array();
+
+		for (size_t i = 0; cgroups && i < d->n_cgroups; i++)
+			if (d->cgroups[i].slot == (uint32_t)s)
+				json_object_array_add(cgroups, cgroup_object(&d->cgroups[i]));
+		json_object_object_add(obj, "cgroups", cgroups);
+	}
 	return obj;
 }
 
@@ -247,7 +325,8 @@ static json_object *largest_object(const struct size_data *d, const struct size_
 /*
  * {"policy": name, "scopes": [{"scope", "uid"|"cgroup", "execs", "metrics": {metric:
  * {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}}, "limits": [{"limit",
- * "value", "over_at_least", "over_at_most"}]}], "largest": [{...}]}
+ * "value", "over_at_least", "over_at_most"}], and for a pattern's rule "cgroups":
+ * [cgroup_object()]}], "largest": [{...}]}
  */
 static int print_json(FILE *out, const struct size_data *d, const struct policy *policy,
 		      const char *policy_name)

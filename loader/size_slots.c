@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cgroup_pattern.h"
+
 static uint32_t live_uid_slot(const struct policy *live, uint32_t uid)
 {
 	for (size_t i = 0; live && i < live->n_uids; i++)
@@ -88,6 +90,8 @@ uint64_t size_slots_assign(struct policy *next, const struct policy *live, bool 
 {
 	uint64_t used = 0, fresh = 0;
 
+	for (size_t i = 0; i < next->n_cgroups; i++)
+		next->cgroups[i].rule.flags &= ~ARGGUARD_RULE_SIZES_BY_CGROUP;
 	next->global.size_slot = learn ? ARGGUARD_SIZE_SLOT_GLOBAL : ARGGUARD_SIZE_SLOT_NONE;
 	next->setuid.size_slot = learn ? ARGGUARD_SIZE_SLOT_SETUID : ARGGUARD_SIZE_SLOT_NONE;
 	for (size_t i = 0; i < next->n_uids; i++)
@@ -100,8 +104,11 @@ uint64_t size_slots_assign(struct policy *next, const struct policy *live, bool 
 		return 0;
 	for (size_t i = 0; i < next->n_uids; i++)
 		take(&next->uids[i].rule, live_slots(live), &used, &fresh);
-	for (size_t i = 0; i < next->n_cgroups; i++)
+	for (size_t i = 0; i < next->n_cgroups; i++) {
 		take(&next->cgroups[i].rule, live_slots(live), &used, &fresh);
+		if (cgroup_is_pattern(next->cgroups[i].path))
+			next->cgroups[i].rule.flags |= ARGGUARD_RULE_SIZES_BY_CGROUP;
+	}
 	return fresh;
 }
 

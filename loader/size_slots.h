@@ -22,7 +22,9 @@
  * ARGGUARD_SIZE_SLOT_OTHER. With learn false, every slot is
  * ARGGUARD_SIZE_SLOT_NONE: nothing is counted. Returns the slots taken
  * afresh, bit n for slot n: their counts were another scope's, and are to
- * be cleared before the rules are written.
+ * be cleared before the rules are written. A cgroup rule by pattern that
+ * counts also gets ARGGUARD_RULE_SIZES_BY_CGROUP: its execs are counted
+ * by the cgroup it judged too (each container), in "cgroup_sizes".
  */
 uint64_t size_slots_assign(struct policy *next, const struct policy *live, bool learn);
 

@@ -122,6 +122,11 @@ void size_data_free(struct size_data *d)
 	for (size_t i = 0; i < d->n_largest; i++)
 		free(d->largest[i].cgroup);
 	d->n_largest = 0;
+	for (size_t i = 0; i < d->n_cgroups; i++)
+		free(d->cgroups[i].cgroup);
+	free(d->cgroups);
+	d->cgroups = NULL;
+	d->n_cgroups = 0;
 }
 
 static int copy_policy(const struct policy *base, struct policy *out)

@@ -33,12 +33,22 @@ struct size_exec {
 	char *cgroup; /* its path, if it still exists; NULL if not */
 };
 
+/* The execs a pattern's rule judged in one cgroup (a container), from "cgroup_sizes". */
+struct size_cgroup {
+	uint64_t cgroup_id; /* the cgroup the pattern matched */
+	uint32_t slot; /* the rule's */
+	struct size_hist hist;
+	char *cgroup; /* its path, if it still exists; NULL if not */
+};
+
 /* Everything argguard report and suggest read. */
 struct size_data {
 	struct size_hist hist[ARGGUARD_SIZE_SLOTS];
 	struct size_scope scopes[ARGGUARD_SIZE_SLOTS];
 	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* the largest first */
 	size_t n_largest;
+	struct size_cgroup *cgroups; /* by slot, then cgroup id */
+	size_t n_cgroups;
 };
 
 /* The metric's name ("argv_bytes" ...), and whether it counts bytes. */

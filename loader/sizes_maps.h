@@ -7,12 +7,13 @@
 #include "sizes.h"
 
 /*
- * Read the "sizes" and "largest" maps into d, and which scope each slot
- * stands for from the live policy live (read by policy_maps_read()); the
- * largest execs' cgroups are named as cgroup_root has them now. Returns 0
- * or a negative errno.
+ * Read the "sizes", "largest" and "cgroup_sizes" (if cgroup_sizes_fd >= 0)
+ * maps into d, and which scope each slot stands for from the live policy
+ * live (read by policy_maps_read()); the largest execs' cgroups, and the
+ * cgroups patterns judged, are named as cgroup_root has them now. Returns
+ * 0 or a negative errno; free d with size_data_free() either way.
  */
-int sizes_maps_read(int sizes_fd, int largest_fd, const struct policy *live,
+int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd, const struct policy *live,
 		    const char *cgroup_root, struct size_data *d);
 
 /*

@@ -32,7 +32,9 @@ GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint}
 # Which ways of logging the storm runs (see storm); all three by default.
 STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
-# Which configurations the overhead section compares; all five by default.
+# Which configurations the overhead section compares; all five by default
+# (argguard_patterns, the rules with patterns for the cgroup rules, only
+# when named).
 OVERHEAD_CONFIGS=${ARGGUARD_BENCH_OVERHEAD:-none execsnoop auditd argguard_empty argguard_rules}
 
 emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
@@ -57,6 +59,15 @@ write_policies() {
 		done
 		printf '[setuid]\nmax_total_bytes = 256K\n'
 	} >"$T/rules.conf"
+	# The same, with the 100 cgroup rules by pattern: each matches one
+	# cgroup of /bench-patterns, none the loop's.
+	{
+		sed '/^\[cgroup /,$d' "$T/rules.conf"
+		for ((i = 0; i < 100; i++)); do
+			printf '[cgroup /bench-patterns/cg-%03d-*]\nmax_total_bytes = 64M\n\n' "$i"
+		done
+		printf '[setuid]\nmax_total_bytes = 256K\n'
+	} >"$T/patterns.conf"
 	# A 4K global deny could lock admins out: the files say they mean it, so
 	# that policy apply and the daemon (at start and on reload) take them.
 	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nallow_lockout = yes\n' >"$T/deny.conf"
@@ -73,6 +84,7 @@ setup() {
 	cp "$HELPERS/execloop" "$HELPERS/bench_noop" "$T/"
 	for ((i = 0; i < 100; i++)); do
 		mkdir -p "$CG/bench-rules/cg-$(printf %03d "$i")"
+		mkdir -p "$CG/bench-patterns/cg-$(printf %03d "$i")-a"
 	done
 	mkdir -p "$LOOP_CG"
 	write_policies
@@ -177,6 +189,7 @@ enter() {
 		;;
 	argguard_empty) argguard_on "$T/empty.conf" ;;
 	argguard_rules) argguard_on "$T/rules.conf" ;;
+	argguard_patterns) argguard_on "$T/patterns.conf" ;;
 	esac
 }
 
@@ -189,7 +202,7 @@ leave() {
 
 # 1. Exec overhead: no program, execsnoop, auditd with an execve rule,
 # argguard with an empty policy, argguard with 1,000 uid and 100 cgroup
-# rules (OVERHEAD_CONFIGS). Odd rounds go through them in one order, even
+# rules, and the same with 100 cgroup patterns (OVERHEAD_CONFIGS). Odd rounds go through them in one order, even
 # rounds in reverse.
 bench_overhead() {
 	local r c i configs reversed=() order

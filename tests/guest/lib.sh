@@ -115,7 +115,7 @@ rule_bytes() {
 	local f w
 	for f in max_argv_bytes:8 max_envp_bytes:8 max_total_bytes:8 max_argc:4 max_envc:4 \
 		action:4 deny_errno:4 audit_max_argv_bytes:8 audit_max_envp_bytes:8 \
-		audit_max_total_bytes:8 audit_max_argc:4 audit_max_envc:4 size_slot:4 reserved:4; do
+		audit_max_total_bytes:8 audit_max_argc:4 audit_max_envc:4 size_slot:4 flags:4; do
 		w=${f#*:}
 		le "$w" "$(jq ".${f%:*}" <<<"$1")"
 	done | tr '\n' ' '

@@ -12,8 +12,8 @@
  * again with its cgroups gone (so <field>_error is there); once more with a
  * cgroup path too long for an audit message (so it names what it left
  * out); a summary that lost records in every way, with both other sinks
- * in use; and an exec in a Kubernetes pod's container (so container is an
- * object). A writer's field that none of these brings out is one the
+ * in use; and an exec in a docker container inside a Kubernetes pod's
+ * container (so container is an object, with a nested one). A writer's field that none of these brings out is one the
  * check cannot see: a new kind of field comes with a record here.
  */
 #include <errno.h>
@@ -95,7 +95,8 @@ static void fill(struct record r[NR_RECORDS], struct argguard_event e[2], char *
 		.event = &e[0],
 		.cgroup = "/kubepods.slice/kubepods-pod2c9a6b1e_7f3d_4a5b_9c8d_1e2f3a4b5c6d"
 			  ".slice/cri-containerd-4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a"
-			  "4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a.scope",
+			  "4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a.scope/docker/0123456789abcdef"
+			  "0123456789abcdef0123456789abcdef0123456789abcdef",
 		.rule_cgroup = "/kubepods.slice"
 	};
 	r[4] = (struct record){

@@ -19,55 +19,105 @@ struct want {
 	const char *id;
 	const char *pod_uid;
 	bool rootless;
+	const char *nested_runtime; /* NULL: no container below the outermost */
+	const char *nested_id;
 };
 
 static const struct want cases[] = {
-	{ "/system.slice/docker-" ID ".scope", "docker", ID, "", false },
-	{ "/docker/" ID, "docker", ID, "", false },
-	{ "/machine.slice/libpod-" ID ".scope", "podman", ID, "", false },
-	{ "/machine.slice/libpod-" ID ".scope/container", "podman", ID, "", false },
-	{ "/libpod_parent/libpod-" ID, "podman", ID, "", false }, /* podman's cgroupfs manager */
-	{ USER "/user.slice/libpod-" ID ".scope", "podman", ID, "", true },
-	{ USER "/user.slice/libpod-" ID ".scope/container", "podman", ID, "", true },
+	{ "/system.slice/docker-" ID ".scope", "docker", ID, "", false, NULL, NULL },
+	{ "/docker/" ID, "docker", ID, "", false, NULL, NULL },
+	{ "/machine.slice/libpod-" ID ".scope", "podman", ID, "", false, NULL, NULL },
+	{ "/machine.slice/libpod-" ID ".scope/container", "podman", ID, "", false, NULL, NULL },
+	{ "/libpod_parent/libpod-" ID, "podman", ID, "", false, NULL,
+	  NULL }, /* podman's cgroupfs manager */
+	{ USER "/user.slice/libpod-" ID ".scope", "podman", ID, "", true, NULL, NULL },
+	{ USER "/user.slice/libpod-" ID ".scope/container", "podman", ID, "", true, NULL, NULL },
 	{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" POD_
 	  ".slice/cri-containerd-" ID ".scope",
-	  "containerd", ID, POD, false },
-	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/crio-" ID ".scope", "cri-o", ID, POD, false },
+	  "containerd", ID, POD, false, NULL, NULL },
+	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/crio-" ID ".scope", "cri-o", ID, POD, false,
+	  NULL, NULL },
 	{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" POD_
 	  ".slice/docker-" ID ".scope",
-	  "docker", ID, POD, false },
-	{ "/machine.slice/machine-web\\x2d1.scope", "systemd-nspawn", "web-1", "", false },
+	  "docker", ID, POD, false, NULL, NULL },
+	{ "/machine.slice/machine-web\\x2d1.scope", "systemd-nspawn", "web-1", "", false, NULL,
+	  NULL },
 	{ "/machine.slice/machine-web\\x2d1.scope/payload/system.slice/cron.service",
-	  "systemd-nspawn", "web-1", "", false },
-	/* The deepest container is the exec's. */
-	{ "/machine.slice/libpod-" ID ".scope/docker/" ID2, "docker", ID2, "", false },
+	  "systemd-nspawn", "web-1", "", false, NULL, NULL },
+	/*
+	 * The outermost container is the exec's: its runtime made its cgroup.
+	 * Below it, the container's owner names the cgroups, and a container
+	 * recognised there is their claim, kept apart as the nested one.
+	 */
+	{ "/machine.slice/libpod-" ID ".scope/docker/" ID2, "podman", ID, "", false, "docker",
+	  ID2 },
+	/* docker in docker: the inner dockerd's cgroupfs driver, and its systemd one */
+	{ "/system.slice/docker-" ID ".scope/docker/" ID2, "docker", ID, "", false, "docker", ID2 },
+	{ "/system.slice/docker-" ID ".scope/system.slice/docker-" ID2 ".scope", "docker", ID, "",
+	  false, "docker", ID2 },
+	/* podman in docker, with podman's cgroupfs manager and its systemd one */
+	{ "/system.slice/docker-" ID ".scope/libpod_parent/libpod-" ID2, "docker", ID, "", false,
+	  "podman", ID2 },
+	{ "/system.slice/docker-" ID ".scope/machine.slice/libpod-" ID2 ".scope/container",
+	  "docker", ID, "", false, "podman", ID2 },
+	/* Three deep: the nested claim is the deepest, the inner runtime's own view. */
+	{ "/docker/" ID "/docker/" ID2 "/docker/" ID, "docker", ID, "", false, "docker", ID },
+	/* A pod slice made inside a container is no pod of the host's. */
+	{ "/system.slice/docker-" ID ".scope/kubepods.slice/kubepods-pod" POD_ ".slice/crio-" ID2
+	  ".scope",
+	  "docker", ID, "", false, "cri-o", ID2 },
+	/* A pod's container, with docker inside it: the pod is the outer one's. */
+	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/cri-containerd-" ID ".scope/docker/" ID2,
+	  "containerd", ID, POD, false, "docker", ID2 },
+	/* Not a layout below the container: nothing nested. */
+	{ "/system.slice/docker-" ID ".scope/system.slice/cron.service", "docker", ID, "", false,
+	  NULL, NULL },
 
 	/* No container: a runtime's own helpers, other layouts, near misses. */
-	{ "/", NULL, NULL, NULL, false },
-	{ "/system.slice/ssh.service", NULL, NULL, NULL, false },
-	{ "/machine.slice/libpod-conmon-" ID ".scope", NULL, NULL, NULL, false },
-	{ "/libpod_parent/conmon", NULL, NULL, NULL, false },
-	{ "/system.slice/libpod-" ID, NULL, NULL, NULL, false },
+	{ "/", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/system.slice/ssh.service", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/machine.slice/libpod-conmon-" ID ".scope", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/libpod_parent/conmon", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/system.slice/libpod-" ID, NULL, NULL, NULL, false, NULL, NULL },
 	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/crio-conmon-" ID ".scope", NULL, NULL, NULL,
-	  false },
-	{ "/kubepods/burstable/pod" POD "/" ID, NULL, NULL, NULL, false }, /* which CRI? */
-	{ "/system.slice/docker-" ID ".scope.d", NULL, NULL, NULL, false },
-	{ "/system.slice/docker-" ID "0.scope", NULL, NULL, NULL, false },
+	  false, NULL, NULL },
+	{ "/kubepods/burstable/pod" POD "/" ID, NULL, NULL, NULL, false, NULL,
+	  NULL }, /* which CRI? */
+	{ "/system.slice/docker-" ID ".scope.d", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/system.slice/docker-" ID "0.scope", NULL, NULL, NULL, false, NULL, NULL },
 	{ "/system.slice/docker-4F1C2A9E8B7D6C5A4F1C2A9E8B7D6C5A4F1C2A9E8B7D6C5A4F1C2A9E8B7D6C5A"
 	  ".scope",
-	  NULL, NULL, NULL, false },
-	{ "/machine.slice/machine-qemu\\x2d1\\x2dvm.scope", NULL, NULL, NULL, false }, /* libvirt */
-	{ "/machine.slice/machine-a\\x2fb.scope", NULL, NULL, NULL, false },
-	{ "/machine.slice/machine-a\\x20b.scope", NULL, NULL, NULL, false },
-	{ "/machine.slice/machine-a\"b.scope", NULL, NULL, NULL, false },
-	{ "/system.slice/machine-web.scope", NULL, NULL, NULL, false },
+	  NULL, NULL, NULL, false, NULL, NULL },
+	{ "/machine.slice/machine-qemu\\x2d1\\x2dvm.scope", NULL, NULL, NULL, false, NULL,
+	  NULL }, /* libvirt */
+	{ "/machine.slice/machine-a\\x2fb.scope", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/machine.slice/machine-a\\x20b.scope", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/machine.slice/machine-a\"b.scope", NULL, NULL, NULL, false, NULL, NULL },
+	{ "/system.slice/machine-web.scope", NULL, NULL, NULL, false, NULL, NULL },
 
 	/* What a user names in their own subtree claims nothing but rootless podman. */
-	{ USER "/docker-" ID ".scope", NULL, NULL, NULL, false },
-	{ USER "/app.slice/cri-containerd-" ID ".scope", NULL, NULL, NULL, false },
-	{ USER "/machine.slice/machine-web.scope", NULL, NULL, NULL, false },
+	{ USER "/docker-" ID ".scope", NULL, NULL, NULL, false, NULL, NULL },
+	{ USER "/app.slice/cri-containerd-" ID ".scope", NULL, NULL, NULL, false, NULL, NULL },
+	{ USER "/machine.slice/machine-web.scope", NULL, NULL, NULL, false, NULL, NULL },
 	{ USER "/kubepods.slice/kubepods-pod" POD_ ".slice/libpod-" ID ".scope", "podman", ID, "",
-	  true },
+	  true, NULL, NULL },
+	/*
+	 * The user's subtree is theirs to name: a fake docker scope there is
+	 * nothing, even below (or above) their podman's container, and the
+	 * first rootless podman container is the outermost, a claim of theirs
+	 * that "rootless" marks.
+	 */
+	{ USER "/user.slice/docker-" ID ".scope/libpod-" ID2 ".scope", "podman", ID2, "", true,
+	  NULL, NULL },
+	{ USER "/user.slice/libpod-" ID ".scope/docker-" ID2 ".scope", "podman", ID, "", true, NULL,
+	  NULL },
+	{ USER "/user.slice/libpod-" ID ".scope/libpod-" ID2 ".scope", "podman", ID, "", true,
+	  "podman", ID2 },
+	/* A user's fake under the host's container is nested, and still only podman counts. */
+	{ "/system.slice/docker-" ID ".scope" USER "/user.slice/docker-" ID2 ".scope", "docker", ID,
+	  "", false, NULL, NULL },
+	{ "/system.slice/docker-" ID ".scope" USER "/user.slice/libpod-" ID2 ".scope", "docker", ID,
+	  "", false, "podman", ID2 },
 };
 
 static void check_case(const struct want *w)
@@ -85,6 +135,15 @@ static void check_case(const struct want *w)
 	      "%s: %s %s pod '%s'%s (got %s %s pod '%s'%s)", w->path, w->runtime, w->id, w->pod_uid,
 	      w->rootless ? " rootless" : "", c.runtime ? c.runtime : "none", c.id, c.pod_uid,
 	      c.rootless ? " rootless" : "");
+	if (!w->nested_runtime) {
+		CHECK(!c.nested_runtime, "%s: nothing nested (got %s %s)", w->path,
+		      c.nested_runtime ? c.nested_runtime : "none", c.nested_id);
+		return;
+	}
+	CHECK(c.nested_runtime && !strcmp(c.nested_runtime, w->nested_runtime) &&
+		      !strcmp(c.nested_id, w->nested_id),
+	      "%s: nested %s %s (got %s %s)", w->path, w->nested_runtime, w->nested_id,
+	      c.nested_runtime ? c.nested_runtime : "none", c.nested_id);
 }
 
 int main(void)

@@ -278,6 +278,84 @@ static void test_report(void)
 	policy_free(&live);
 }
 
+#define DOCKER_A         \
+	"/system.slice/" \
+	"docker-4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a.scope"
+#define DOCKER_B         \
+	"/system.slice/" \
+	"docker-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope"
+
+/* A pattern's rule counts by cgroup too; a literal path's, and a rule not learning, do not. */
+static void test_pattern_counts_by_cgroup(void)
+{
+	struct policy p = two_rules();
+	struct argguard_rule r = policy_rule_default();
+
+	policy_add_cgroup(&p, "/system.slice/docker-*.scope", &r, 0);
+	size_slots_assign(&p, NULL, true);
+	CHECK(p.cgroups[1].rule.flags == ARGGUARD_RULE_SIZES_BY_CGROUP &&
+		      p.cgroups[1].rule.size_slot,
+	      "the pattern's rule counts by cgroup, with a slot (%u)", p.cgroups[1].rule.size_slot);
+	CHECK(!p.cgroups[0].rule.flags && !p.uids[0].rule.flags,
+	      "a literal path's rule and a uid rule do not");
+	size_slots_assign(&p, NULL, false);
+	CHECK(!p.cgroups[1].rule.flags,
+	      "not learning, the pattern's rule counts nothing by cgroup");
+	policy_free(&p);
+}
+
+/* Two containers of one pattern: two lines, each with its own execs. */
+static void test_report_by_container(void)
+{
+	struct policy live = two_rules();
+	struct argguard_rule r = policy_rule_default();
+	struct size_cgroup cgroups[3] = { 0 };
+	struct size_data d;
+	char *text = NULL;
+	size_t len = 0;
+	uint32_t slot;
+	FILE *out;
+
+	policy_add_cgroup(&live, "/system.slice/docker-*.scope", &r, 0);
+	memset(&d, 0, sizeof(d));
+	size_slots_assign(&live, NULL, true);
+	size_slots_scopes(&live, d.scopes);
+	slot = live.cgroups[1].rule.size_slot;
+	fill(&d.hist[slot], (const __u64[]){ 1000, 200000 }, 2, 5);
+	cgroups[0] = (struct size_cgroup){ .cgroup_id = 7, .slot = slot, .cgroup = DOCKER_A };
+	fill(&cgroups[0].hist, (const __u64[]){ 1000 }, 1, 3);
+	cgroups[1] = (struct size_cgroup){ .cgroup_id = 9, .slot = slot, .cgroup = DOCKER_B };
+	fill(&cgroups[1].hist, (const __u64[]){ 200000 }, 1, 5);
+	cgroups[2] = (struct size_cgroup){ .cgroup_id = 11, .slot = slot };
+	fill(&cgroups[2].hist, (const __u64[]){ 1000 }, 1, 2);
+	d.cgroups = cgroups;
+	d.n_cgroups = 3;
+	out = open_memstream(&text, &len);
+	size_report_print(out, &d, &live, "the live policy", false);
+	fclose(out);
+	CHECK(strstr(text,
+		     "  by cgroup (container):\n"
+		     "    docker 4f1c2a9e8b7d             3 execs, total_bytes largest 1000, "
+		     "mean 1000\n"
+		     "    docker 0123456789ab             5 execs, total_bytes largest 200000, "
+		     "mean 200000\n"
+		     "    cgroup 11 (gone)                2 execs") != NULL,
+	      "a line per container, and one for a cgroup since gone: %s", text);
+	free(text);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	size_report_print(out, &d, &live, "the live policy", true);
+	fclose(out);
+	CHECK(strstr(text, "\"cgroups\":[{\"cgroup\":\"" DOCKER_A "\",\"cgroup_id\":7,"
+			   "\"container\":{\"runtime\":\"docker\",\"id\":\"4f1c2a9e8b7d") != NULL,
+	      "JSON gives the pattern's cgroups, each with its container: %s", text);
+	CHECK(strstr(text, "\"cgroup\":null,\"cgroup_id\":11,\"container\":null,\"execs\":2") !=
+		      NULL,
+	      "and a cgroup since gone, by its id");
+	free(text);
+	policy_free(&live);
+}
+
 static void test_prometheus(void)
 {
 	static const __u64 seen[] = { 300, 5000 };
@@ -363,6 +441,8 @@ int main(void)
 	test_slots();
 	test_suggest();
 	test_report();
+	test_pattern_counts_by_cgroup();
+	test_report_by_container();
 	test_prometheus();
 	test_learn_sizes_key();
 	return check_done();

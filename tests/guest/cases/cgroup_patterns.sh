@@ -120,3 +120,40 @@ test_cgroup_pattern_for_one_container_is_not_anothers() {
 		in_cgroup "$b/docker-$CONTAINER_ID.scope" "$HELPERS/execsize" 100000 0 /bin/true
 	rmdir "$CG$b/docker-$CONTAINER_ID.scope"
 }
+
+# by_container PATTERN ID: the report's entry for container ID under the
+# rule of PATTERN, as JSON.
+by_container() {
+	report_scope "cgroup $1" | jq -c --arg id "$2" '.cgroups[] | select(.container.id == $id)'
+}
+
+test_cgroup_pattern_sizes_by_container() {
+	local pat='/system.slice/docker-*.scope' a b text
+	trap pattern_cleanup EXIT
+	apply_policy "[global]" "mode = audit" "max_total_bytes = 1M" \
+		"[cgroup $pat]" "max_total_bytes = 500K"
+	a=$(held_scope "docker-$CONTAINER_ID")
+	b=$(held_scope "docker-$PAT_ID2")
+	for _ in 1 2; do
+		in_cgroup "$a" "$HELPERS/execsize" 100000 0 /bin/true || fail "100000 in A did not run"
+	done
+	for _ in 1 2 3; do
+		in_cgroup "$b" "$HELPERS/execsize" 200000 0 /bin/true || fail "200000 in B did not run"
+	done
+	echo "the pattern's rule: $(report_scope "cgroup $pat" | jq -c '[.execs, .cgroups[].execs]')"
+	assert_eq 2 "$(report_scope "cgroup $pat" | jq '.cgroups | length')" \
+		"the pattern's rule has one entry a container"
+	a=$(by_container "$pat" "$CONTAINER_ID")
+	b=$(by_container "$pat" "$PAT_ID2")
+	assert_eq "docker 100000 2" "$(jq -r '"\(.container.runtime) \(.metrics.total_bytes.max) \(
+		.metrics.total_bytes.buckets[] | select(.low == 65536) | .count)"' <<<"$a")" \
+		"container A: its two execs of 100000 bytes, its largest"
+	assert_eq "docker 200000 3" "$(jq -r '"\(.container.runtime) \(.metrics.total_bytes.max) \(
+		.metrics.total_bytes.buckets[] | select(.low == 131072) | .count)"' <<<"$b")" \
+		"container B: its three execs of 200000 bytes, its largest"
+	text=$(argguard report)
+	grep -qE "^    docker ${CONTAINER_ID:0:12} +[0-9]+ execs, total_bytes largest 100000," <<<"$text" ||
+		fail "expected a line for container A in the text report: $text"
+	grep -qE "^    docker ${PAT_ID2:0:12} +[0-9]+ execs, total_bytes largest 200000," <<<"$text" ||
+		fail "expected a line for container B in the text report: $text"
+}

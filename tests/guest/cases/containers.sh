@@ -78,6 +78,42 @@ test_records_name_the_container_a_runtime_put_the_exec_in() {
 		"journald finds the two records by the container's id"
 }
 
+# A podman run inside the docker container: as its cgroupfs manager names its own.
+INNER_ID=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+INNER=libpod_parent/libpod-$INNER_ID
+
+stop_outer_scope() {
+	local scope
+	scope=$(systemctl show -p ControlGroup --value "docker-$CONTAINER_ID.scope" 2>/dev/null)
+	[[ -z $scope ]] || rmdir "$CG$scope/$INNER" "$CG$scope/libpod_parent" 2>/dev/null || true
+	stop_held_scopes
+}
+
+test_a_container_inside_a_container_is_its_owners_claim() {
+	local record scope since_us n i
+	trap stop_outer_scope EXIT
+	since_us=$(date +%s%6N)
+	scope=$(held_scope "docker-$CONTAINER_ID")
+	mkdir -p "$CG$scope/$INNER"
+	record=$(over_limit_record in_cgroup "$scope/$INNER")
+	echo "nested: $record"
+	assert_eq "$scope/$INNER" "$(jq -r .cgroup <<<"$record")" "the inner container's cgroup"
+	assert_eq "docker $CONTAINER_ID null false" "$(container_of "$record")" \
+		"the outer container, which the host's runtime made"
+	assert_eq "podman $INNER_ID" "$(jq -r '.container.nested | "\(.runtime) \(.id)"' <<<"$record")" \
+		"the inner one, as the outer one's owner names it"
+	for ((i = 0; i < 50; i++)); do
+		n=$(journalctl _SYSTEMD_UNIT=argguard.service _UID=0 \
+			ARGGUARD_CONTAINER_NESTED_ID="$INNER_ID" -o json --since=-5min |
+			jq -s --argjson t "$since_us" --arg id "$CONTAINER_ID" \
+				'map(select((.__REALTIME_TIMESTAMP | tonumber) >= $t and
+					.ARGGUARD_CONTAINER_ID == $id)) | length')
+		((n >= 1)) && break
+		sleep 0.2
+	done
+	assert_eq 1 "$n" "journald finds the record by the nested claim's id, under the outer id"
+}
+
 remove_lookalikes() {
 	rmdir "$CG$LOOKALIKE"/*.scope "$CG$LOOKALIKE" "$CG/user.slice/user-$LOOKALIKE_UID.slice" \
 		2>/dev/null || true

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy_maps_apply() against maps in memory: libbpf's map calls are
+ * stubbed here, so no BPF reaches the kernel. A cgroup_mkdir program that
+ * read a rule set's old pattern just before an apply cleared it, and
+ * indexes its cgroup when it is done, must leave no index in the new set
+ * whose key has no rule: an exec's walk would stop at that cgroup, short of
+ * the rules of its ancestors. The apply waits for such programs (a map of
+ * maps' update, which the kernel makes wait for every running program)
+ * before it clears the set's ids; the stub runs the program's late write
+ * at that wait, or, if none comes, just after the ids are cleared.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "check.h"
+#include "policy_maps.h"
+
+#define MAX_MAPS 256
+#define MAX_ENTRIES 512
+/* Past any fd the test opens: policy_maps.c closes the maps it makes itself. */
+#define FIRST_FD 1000
+
+struct fake_map {
+	enum bpf_map_type type;
+	size_t key_size, value_size;
+	unsigned int max_entries, n;
+	unsigned char *keys, *values; /* a hash's entries in order; an array's values */
+};
+
+static struct fake_map maps[MAX_MAPS];
+static int n_maps;
+static struct policy_maps pm;
+
+/* The cgroup_mkdir program in flight: its late write to cgroup_ids, if pending. */
+static struct {
+	bool armed, pending, done_at_wait;
+	struct argguard_cgroup_id_key id;
+	struct argguard_cgroup_key key;
+} late;
+
+static struct fake_map *map_of(int fd)
+{
+	return fd >= FIRST_FD && fd < FIRST_FD + n_maps ? &maps[fd - FIRST_FD] : NULL;
+}
+
+static bool is_array(const struct fake_map *m)
+{
+	return m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS;
+}
+
+static int fail_with(int err)
+{
+	errno = err;
+	return -err;
+}
+
+static int fake_map(enum bpf_map_type type, size_t key_size, size_t value_size,
+		    unsigned int max_entries)
+{
+	struct fake_map *m = &maps[n_maps];
+
+	if (n_maps == MAX_MAPS)
+		return fail_with(EMFILE);
+
+	m->type = type;
+	m->key_size = key_size;
+	m->value_size = value_size;
+	m->max_entries = max_entries;
+	m->n = 0;
+	m->keys = calloc(max_entries, key_size);
+	m->values = calloc(max_entries, value_size);
+	if (is_array(m))
+		m->n = max_entries;
+	return FIRST_FD + n_maps++;
+}
+
+static long find(const struct fake_map *m, const void *key)
+{
+	if (is_array(m)) {
+		__u32 i;
+
+		memcpy(&i, key, sizeof(i));
+		return i < m->max_entries ? (long)i : -1;
+	}
+	for (unsigned int i = 0; i < m->n; i++)
+		if (!memcmp(m->keys + i * m->key_size, key, m->key_size))
+			return i;
+	return -1;
+}
+
+/* An update, as the kernel makes it for m. */
+static int store(struct fake_map *m, const void *key, const void *value, __u64 flags)
+{
+	long i = find(m, key);
+
+	if (i < 0 && is_array(m))
+		return fail_with(E2BIG);
+	if (i >= 0 && flags == BPF_NOEXIST)
+		return fail_with(EEXIST);
+	if (i < 0) {
+		if (m->n == m->max_entries)
+			return fail_with(E2BIG);
+		i = m->n++;
+		memcpy(m->keys + i * m->key_size, key, m->key_size);
+	}
+	memcpy(m->values + i * m->value_size, value, m->value_size);
+	return 0;
+}
+
+/* The write the in-flight program makes once it is done. */
+static void finish_late_write(void)
+{
+	struct fake_map *ids = map_of(pm.fd[PIN_CGROUP_IDS]);
+	struct argguard_cgroup_id_key mark = late.id;
+
+	if (!late.pending)
+		return;
+	late.pending = false;
+	mark.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
+	store(ids, &mark, &late.key, BPF_ANY);
+	store(ids, &late.id, &late.key, BPF_ANY);
+}
+
+int bpf_map_update_elem(int fd, const void *key, const void *value, __u64 flags)
+{
+	struct fake_map *m = map_of(fd);
+
+	if (!m)
+		return fail_with(EBADF);
+	if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS) {
+		/* The kernel waits for every running program: the one in flight is done. */
+		late.done_at_wait = late.pending;
+		finish_late_write();
+		return 0;
+	}
+	/* With no wait, the program is done just after the apply cleared the ids. */
+	if (fd == pm.fd[PIN_SETTINGS])
+		finish_late_write();
+	/* The program reads the set's old pattern just as the apply starts to clear it. */
+	if (late.armed && fd == pm.fd[PIN_CGROUP_PATTERNS]) {
+		late.armed = false;
+		late.pending = true;
+	}
+	return store(m, key, value, flags);
+}
+
+int bpf_map_lookup_elem(int fd, const void *key, void *value)
+{
+	struct fake_map *m = map_of(fd);
+	long i;
+
+	if (!m)
+		return fail_with(EBADF);
+	i = find(m, key);
+	if (i < 0)
+		return fail_with(ENOENT);
+	memcpy(value, m->values + i * m->value_size, m->value_size);
+	return 0;
+}
+
+int bpf_map_delete_elem(int fd, const void *key)
+{
+	struct fake_map *m = map_of(fd);
+	long i;
+
+	if (!m)
+		return fail_with(EBADF);
+	if (is_array(m))
+		return fail_with(EINVAL);
+	i = find(m, key);
+	if (i < 0)
+		return fail_with(ENOENT);
+	m->n--;
+	memmove(m->keys + i * m->key_size, m->keys + (i + 1) * m->key_size,
+		(m->n - i) * m->key_size);
+	memmove(m->values + i * m->value_size, m->values + (i + 1) * m->value_size,
+		(m->n - i) * m->value_size);
+	return 0;
+}
+
+int bpf_map_get_next_key(int fd, const void *key, void *next_key)
+{
+	struct fake_map *m = map_of(fd);
+	long i;
+
+	if (!m)
+		return fail_with(EBADF);
+	i = key ? find(m, key) : -1;
+	if (is_array(m)) {
+		__u32 next = key ? (__u32)i + 1 : 0;
+
+		if (next >= m->max_entries)
+			return fail_with(ENOENT);
+		memcpy(next_key, &next, sizeof(next));
+		return 0;
+	}
+	/* As the kernel's hash: a key not found starts the walk again. */
+	if ((unsigned long)(i + 1) >= m->n)
+		return fail_with(ENOENT);
+	memcpy(next_key, m->keys + (i + 1) * m->key_size, m->key_size);
+	return 0;
+}
+
+int bpf_map_create(enum bpf_map_type type, const char *name, __u32 key_size, __u32 value_size,
+		   __u32 max_entries, const struct bpf_map_create_opts *opts)
+{
+	(void)name;
+	(void)opts;
+	return fake_map(type, key_size, value_size, max_entries);
+}
+
+int libbpf_num_possible_cpus(void)
+{
+	return 1;
+}
+
+int bpf_obj_get(const char *pathname)
+{
+	(void)pathname;
+	return fail_with(ENOENT);
+}
+
+int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len)
+{
+	(void)bpf_fd;
+	(void)info;
+	(void)info_len;
+	return fail_with(EINVAL);
+}
+
+static void make_maps(void)
+{
+	for (int i = 0; i < n_maps; i++) {
+		free(maps[i].keys);
+		free(maps[i].values);
+	}
+	n_maps = 0;
+	for (int p = 0; p < NR_MAP_PINS; p++)
+		pm.fd[p] = fake_map(BPF_MAP_TYPE_ARRAY, 4, 8, 1);
+	pm.fd[PIN_CONFIG] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_config), 1);
+	pm.fd[PIN_SETTINGS] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_settings), 2);
+	pm.fd[PIN_GLOBAL_RULES] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_rule), 2);
+	pm.fd[PIN_SETUID_RULES] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_rule), 2);
+	pm.fd[PIN_UID_RULES] = fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_uid_key),
+					sizeof(struct argguard_rule), MAX_ENTRIES);
+	pm.fd[PIN_CGROUP_RULES] = fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_cgroup_key),
+					   sizeof(struct argguard_rule), MAX_ENTRIES);
+	pm.fd[PIN_CGROUP_IDS] = fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_cgroup_id_key),
+					 sizeof(struct argguard_cgroup_key), MAX_ENTRIES);
+	pm.fd[PIN_CGROUP_PATTERNS] =
+		fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_cgroup_key),
+			 2 * ARGGUARD_MAX_CGROUP_PATTERNS);
+	pm.fd[PIN_SIZES] = fake_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct argguard_sizes),
+				    ARGGUARD_SIZE_SLOTS);
+	pm.fd[PIN_CGROUP_SIZES] =
+		fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_cgroup_sizes_key),
+			 sizeof(struct argguard_sizes), MAX_ENTRIES);
+}
+
+static void parse(const char *text, struct policy *p)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+
+	CHECK(!policy_parse(in, "test.conf", p), "the test's policy parses (its error is logged)");
+	fclose(in);
+}
+
+/* Every id the set indexes (but its mark) has a key with a rule in the set. */
+static unsigned int ids_without_rule(__u32 set)
+{
+	struct fake_map *ids = map_of(pm.fd[PIN_CGROUP_IDS]);
+	struct argguard_rule rule;
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < ids->n; i++) {
+		const struct argguard_cgroup_id_key *id =
+			(const void *)(ids->keys + i * ids->key_size);
+		const void *key = ids->values + i * ids->value_size;
+
+		if (id->set == set && id->cgroup_id != ARGGUARD_CGROUP_IDS_USED &&
+		    bpf_map_lookup_elem(pm.fd[PIN_CGROUP_RULES], key, &rule))
+			n++;
+	}
+	return n;
+}
+
+static void late_mkdir_leaves_no_stale_index(const char *next_text, const char *what)
+{
+	static const char with_pattern[] =
+		"[global]\nmode = enforce\n"
+		"[cgroup /system.slice]\nmax_total_bytes = 64K\n"
+		"[cgroup /system.slice/docker-*.scope]\nmax_total_bytes = 1M\n";
+	char root[] = "/tmp/argguard-test-maps.XXXXXX", dir[64];
+	struct policy before, next;
+	struct argguard_config cfg = { 0 };
+	__u32 zero = 0, set;
+
+	CHECK(mkdtemp(root) != NULL, "a cgroup root of our own");
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	mkdir(dir, 0755);
+	make_maps();
+	parse(with_pattern, &before);
+	parse(next_text, &next);
+	/* Both sets hold the pattern: the next apply writes over one that has it. */
+	CHECK(!policy_maps_apply(&pm, &before, root, ARGGUARD_POLICY_APPLIED) &&
+		      !policy_maps_apply(&pm, &before, root, ARGGUARD_POLICY_APPLIED),
+	      "the policy with a pattern is applied to both sets");
+	CHECK(!bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg), "the config is read back");
+	set = (cfg.active_set & 1) ^ 1;
+	memset(&late, 0, sizeof(late));
+	late.armed = true;
+	late.id = (struct argguard_cgroup_id_key){ .cgroup_id = 4242, .set = set };
+	late.key.set = set;
+	snprintf(late.key.path, sizeof(late.key.path), "/system.slice/docker-*.scope");
+	CHECK(!policy_maps_apply(&pm, &next, root, ARGGUARD_POLICY_APPLIED), "%s: applied", what);
+	CHECK(!late.armed && !late.pending, "%s: the program in flight wrote its index", what);
+	CHECK(late.done_at_wait, "%s: the apply waited for the program before it cleared the ids",
+	      what);
+	CHECK(ids_without_rule(set) == 0,
+	      "%s: no cgroup is indexed under a key with no rule in the new set (%u are)", what,
+	      ids_without_rule(set));
+	policy_free(&before);
+	policy_free(&next);
+	rmdir(dir);
+	rmdir(root);
+}
+
+int main(void)
+{
+	late_mkdir_leaves_no_stale_index("[global]\nmode = enforce\n"
+					 "[cgroup /system.slice]\nmax_total_bytes = 64K\n",
+					 "a new set with no pattern");
+	late_mkdir_leaves_no_stale_index(
+		"[global]\nmode = enforce\n"
+		"[cgroup /system.slice]\nmax_total_bytes = 64K\n"
+		"[cgroup /system.slice/podman-*.scope]\nmax_total_bytes = 1M\n",
+		"a new set with another pattern");
+	make_maps(); /* frees the last ones */
+	return check_done();
+}
