@@ -67,21 +67,30 @@ __noinline int note_largest(struct argguard_largest *l, const struct exec_sizes 
 	return 0;
 }
 
-static __always_inline void tally(struct argguard_sizes *h, __u32 metric, __u64 v)
+static __always_inline void tally(struct argguard_sizes *h, __u32 metric, __u64 v, bool shared)
 {
-	h->count[metric][size_bucket(v)]++;
-	h->sum[metric] += v;
+	if (shared) { /* a distribution all CPUs share */
+		__sync_fetch_and_add(&h->count[metric][size_bucket(v)], 1);
+		__sync_fetch_and_add(&h->sum[metric], v);
+	} else {
+		h->count[metric][size_bucket(v)]++;
+		h->sum[metric] += v;
+	}
 	if (v > h->max[metric])
 		h->max[metric] = v;
 }
 
-/* tally(), for a distribution all CPUs share. */
-static __always_inline void tally_shared(struct argguard_sizes *h, __u32 metric, __u64 v)
+/* An exec's sizes into h; argv and envp apart only where the kernel told them apart. */
+static __always_inline void tally_exec(struct argguard_sizes *h, const struct exec_sizes *sz,
+				       bool shared)
 {
-	__sync_fetch_and_add(&h->count[metric][size_bucket(v)], 1);
-	__sync_fetch_and_add(&h->sum[metric], v);
-	if (v > h->max[metric])
-		h->max[metric] = v;
+	tally(h, ARGGUARD_SIZE_TOTAL_BYTES, sz->total_bytes, shared);
+	tally(h, ARGGUARD_SIZE_ARGC, (__u32)sz->argc, shared);
+	tally(h, ARGGUARD_SIZE_ENVC, (__u32)sz->envc, shared);
+	if (sz->flags & ARGGUARD_EV_EXACT_SIZES) {
+		tally(h, ARGGUARD_SIZE_ARGV_BYTES, sz->argv_bytes, shared);
+		tally(h, ARGGUARD_SIZE_ENVP_BYTES, sz->envp_bytes, shared);
+	}
 }
 
 /*
@@ -108,13 +117,7 @@ __noinline int learn_cgroup(__u64 cgroup_id, __u32 slot, const struct exec_sizes
 		if (!h)
 			return 0;
 	}
-	tally_shared(h, ARGGUARD_SIZE_TOTAL_BYTES, sz->total_bytes);
-	tally_shared(h, ARGGUARD_SIZE_ARGC, (__u32)sz->argc);
-	tally_shared(h, ARGGUARD_SIZE_ENVC, (__u32)sz->envc);
-	if (sz->flags & ARGGUARD_EV_EXACT_SIZES) {
-		tally_shared(h, ARGGUARD_SIZE_ARGV_BYTES, sz->argv_bytes);
-		tally_shared(h, ARGGUARD_SIZE_ENVP_BYTES, sz->envp_bytes);
-	}
+	tally_exec(h, sz, true);
 	return 0;
 }
 
@@ -141,13 +144,7 @@ static __always_inline void learn(const struct argguard_rule *rule, const struct
 	h = bpf_map_lookup_elem(&argguard_sizes, &slot);
 	if (!h)
 		return;
-	tally(h, ARGGUARD_SIZE_TOTAL_BYTES, sz->total_bytes);
-	tally(h, ARGGUARD_SIZE_ARGC, (__u32)sz->argc);
-	tally(h, ARGGUARD_SIZE_ENVC, (__u32)sz->envc);
-	if (sz->flags & ARGGUARD_EV_EXACT_SIZES) {
-		tally(h, ARGGUARD_SIZE_ARGV_BYTES, sz->argv_bytes);
-		tally(h, ARGGUARD_SIZE_ENVP_BYTES, sz->envp_bytes);
-	}
+	tally_exec(h, sz, false);
 	l = bpf_map_lookup_elem(&argguard_largest, &zero);
 	if (l && sz->total_bytes > l->least)
 		note_largest(l, sz, slot);

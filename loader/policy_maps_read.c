@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The live policy read back from the pinned maps, bpftool edits included. */
+#include "policy_maps.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+
+#include "policy_diff.h"
+
+static int read_hash_set(int fd, size_t set_offset, __u32 set,
+			 int (*add)(struct policy *, const void *, const struct argguard_rule *),
+			 struct policy *p)
+{
+	unsigned char key[sizeof(struct argguard_cgroup_key)];
+	struct argguard_rule rule;
+	void *prev = NULL;
+	__u32 key_set;
+	int err;
+
+	while (!bpf_map_get_next_key(fd, prev, key)) {
+		prev = key;
+		memcpy(&key_set, key + set_offset, sizeof(key_set));
+		if (key_set != set)
+			continue;
+		if (bpf_map_lookup_elem(fd, key, &rule))
+			continue; /* deleted under us */
+		err = add(p, key, &rule);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule)
+{
+	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule, 0) ? 0
+										       : -ENOMEM;
+}
+
+static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule)
+{
+	const struct argguard_cgroup_key *k = key;
+	char path[sizeof(k->path) + 1];
+
+	/* A bpftool-written key need not end in a NUL. */
+	snprintf(path, sizeof(path), "%.*s", (int)sizeof(k->path), k->path);
+	return policy_add_cgroup(p, path, rule, 0) ? 0 : -ENOMEM;
+}
+
+int policy_maps_read(const struct policy_maps *m, struct policy *p)
+{
+	struct argguard_settings settings = { 0 };
+	__u32 set;
+	int err;
+
+	policy_init(p);
+	err = read_live_settings(m->fd[PIN_CONFIG], m->fd[PIN_SETTINGS], &set, &settings);
+	if (err)
+		return err;
+	p->mode = settings.mode;
+	p->empty_argv_action = settings.empty_argv_action;
+	p->head_bytes = settings.head_bytes;
+	p->event_rate = settings.event_rate;
+	p->event_burst = settings.event_burst;
+	p->event_rate_total = settings.event_rate_total;
+	if (bpf_map_lookup_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global) ||
+	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
+		return -errno;
+	p->learn_sizes = p->global.size_slot != ARGGUARD_SIZE_SLOT_NONE;
+	err = read_hash_set(m->fd[PIN_UID_RULES], offsetof(struct argguard_uid_key, set), set,
+			    add_uid, p);
+	if (!err)
+		err = read_hash_set(m->fd[PIN_CGROUP_RULES],
+				    offsetof(struct argguard_cgroup_key, set), set, add_cgroup, p);
+	if (err)
+		policy_free(p);
+	return err;
+}
+
+/*
+ * Does sorted p hold a rule twice? A hash map walk that meets a key deleted
+ * under it (an apply clearing the other set) starts again from the first
+ * key, and reads some rules again.
+ */
+static bool has_duplicates(const struct policy *p)
+{
+	for (size_t i = 1; i < p->n_uids; i++)
+		if (p->uids[i].uid == p->uids[i - 1].uid)
+			return true;
+	for (size_t i = 1; i < p->n_cgroups; i++)
+		if (!strcmp(p->cgroups[i].path, p->cgroups[i - 1].path))
+			return true;
+	return false;
+}
+
+char *policy_maps_live_text(const struct policy_maps *m, int *err)
+{
+	struct argguard_config before, after;
+	struct policy p;
+	char *text;
+	__u32 zero = 0;
+
+	/*
+	 * An apply clears and writes the other set, then flips active_set and
+	 * counts cgroup_generation up: a read it overlapped is made again.
+	 */
+	for (int tries = 0; tries < 10; tries++) {
+		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &before)) {
+			*err = -errno;
+			return NULL;
+		}
+		*err = policy_maps_read(m, &p);
+		if (*err)
+			return NULL;
+		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &after)) {
+			*err = -errno;
+			policy_free(&p);
+			return NULL;
+		}
+		policy_sort(&p);
+		if (before.active_set == after.active_set &&
+		    before.cgroup_generation == after.cgroup_generation && !has_duplicates(&p)) {
+			text = policy_canonical_text(&p);
+			policy_free(&p);
+			*err = text ? 0 : -ENOMEM;
+			return text;
+		}
+		policy_free(&p);
+	}
+	*err = -EAGAIN;
+	return NULL;
+}
