@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A policy written into the rule set that execs are not reading, then made
+ * live with one update of the config map (policy_maps_apply()).
+ */
+#define _GNU_SOURCE /* nftw()'s FTW_ACTIONRETVAL */
+#include "policy_maps.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "cgroup_pattern.h"
+#include "log.h"
+#include "size_slots.h"
+
+/*
+ * Delete every key of one rule set from a hash map keyed by (set, ...): walk
+ * once to collect them, then delete, as a delete may reorder the walk.
+ */
+static int clear_set(int fd, size_t key_size, size_t set_offset, __u32 set)
+{
+	unsigned char key[sizeof(struct argguard_cgroup_key)];
+	unsigned char *keys = NULL, *more;
+	size_t n = 0, cap = 0;
+	void *prev = NULL;
+	__u32 key_set;
+	int err = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, key)) {
+		prev = key;
+		memcpy(&key_set, key + set_offset, sizeof(key_set));
+		if (key_set != set)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			more = realloc(keys, cap * key_size);
+			if (!more) {
+				err = -ENOMEM;
+				goto out;
+			}
+			keys = more;
+		}
+		memcpy(keys + n++ * key_size, key, key_size);
+	}
+	if (errno != ENOENT) {
+		err = -errno;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (bpf_map_delete_elem(fd, keys + i * key_size) && errno != ENOENT) {
+			err = -errno;
+			break;
+		}
+	}
+out:
+	free(keys);
+	return err;
+}
+
+/*
+ * Index the cgroup at key's path, if it exists now. Any made from here on
+ * is indexed by the cgroup_mkdir program, as the rule is already in place.
+ */
+static int index_cgroup(int fd, const struct argguard_cgroup_key *key, const char *cgroup_root)
+{
+	struct argguard_cgroup_id_key id = { .set = key->set };
+	char full[PATH_MAX];
+	struct stat st;
+
+	snprintf(full, sizeof(full), "%s%s", cgroup_root, key->path);
+	if (stat(full, &st) || !S_ISDIR(st.st_mode))
+		return 0;
+	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED; /* the set's mark, before its first id */
+	if (bpf_map_update_elem(fd, &id, key, BPF_ANY))
+		return -errno;
+	id.cgroup_id = st.st_ino;
+	return bpf_map_update_elem(fd, &id, key, BPF_ANY) ? -errno : 0;
+}
+
+/* nftw() has no user pointer: the policy whose patterns index the cgroups met. */
+static __thread struct {
+	const struct policy *p;
+	int fd;
+	__u32 set;
+	size_t root_len;
+	int err;
+} indexing;
+
+/* A cgroup that exists, judged by its pattern if no literal path names it. */
+static int index_by_pattern(const char *full, const struct stat *st, int type, struct FTW *ftw)
+{
+	const char *path = full[indexing.root_len] ? full + indexing.root_len : "/";
+	struct argguard_cgroup_id_key id = { .set = indexing.set };
+	struct argguard_cgroup_key key = { .set = indexing.set };
+	long r;
+
+	(void)ftw;
+	if (type != FTW_D || strlen(path) >= sizeof(key.path) - 1)
+		return FTW_CONTINUE;
+	r = cgroup_rule_for(indexing.p, path);
+	if (r < 0) {
+		/*
+		 * A cgroup_mkdir program that read the old patterns before they
+		 * were cleared may have indexed it after the ids were: that key
+		 * has no rule in this set, and would stop an exec's walk short
+		 * of the rules of the cgroup's ancestors.
+		 */
+		id.cgroup_id = st->st_ino;
+		if (bpf_map_delete_elem(indexing.fd, &id) && errno != ENOENT)
+			goto out_err;
+		return FTW_CONTINUE;
+	}
+	if (!cgroup_is_pattern(indexing.p->cgroups[r].path))
+		return FTW_CONTINUE; /* its literal rule's, indexed already */
+	snprintf(key.path, sizeof(key.path), "%s", indexing.p->cgroups[r].path);
+	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
+	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
+		goto out_err;
+	id.cgroup_id = st->st_ino;
+	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
+		goto out_err;
+	return FTW_CONTINUE;
+out_err:
+	indexing.err = -errno;
+	return FTW_STOP;
+}
+
+/*
+ * The set's patterns into their slots, highest rank first, an empty path
+ * after the last; then the cgroups that exist, judged by them. The slots
+ * are in place before the walk starts: a cgroup made meanwhile is judged by
+ * the cgroup_mkdir program if the walk misses it, by both alike if not.
+ * The slots are written last to first: slot 0, emptied by clear_patterns(),
+ * hides the rest until it is written, so the cgroup_mkdir program never
+ * sees new patterns followed by the ones this set held two applies ago.
+ */
+static int write_cgroup_patterns(const struct policy_maps *m, const struct policy *p, __u32 set,
+				 const char *cgroup_root)
+{
+	size_t *order = malloc((p->n_cgroups + 1) * sizeof(*order)), n;
+	struct argguard_cgroup_key key;
+	__u32 slot;
+	int ret;
+
+	if (!order)
+		return -ENOMEM;
+	n = cgroup_patterns_ranked(p, order);
+	for (size_t i = ARGGUARD_MAX_CGROUP_PATTERNS; i-- > 0;) {
+		memset(&key, 0, sizeof(key));
+		key.set = set;
+		if (i < n)
+			snprintf(key.path, sizeof(key.path), "%s", p->cgroups[order[i]].path);
+		slot = set * ARGGUARD_MAX_CGROUP_PATTERNS + i;
+		if (bpf_map_update_elem(m->fd[PIN_CGROUP_PATTERNS], &slot, &key, BPF_ANY)) {
+			free(order);
+			return -errno;
+		}
+	}
+	free(order);
+	if (!n)
+		return 0;
+	indexing.p = p;
+	indexing.fd = m->fd[PIN_CGROUP_IDS];
+	indexing.set = set;
+	indexing.root_len = strlen(cgroup_root);
+	indexing.err = 0;
+	ret = nftw(cgroup_root, index_by_pattern, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	indexing.p = NULL;
+	if (indexing.err)
+		return indexing.err;
+	return ret < 0 ? -errno : 0;
+}
+
+static int write_cgroup_rules(const struct policy_maps *m, const struct policy *p, __u32 set,
+			      const char *cgroup_root)
+{
+	struct argguard_cgroup_key key;
+	int err;
+
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		memset(&key, 0, sizeof(key)); /* the whole key is hashed, padding too */
+		key.set = set;
+		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
+		if (bpf_map_update_elem(m->fd[PIN_CGROUP_RULES], &key, &p->cgroups[i].rule,
+					BPF_ANY))
+			return -errno;
+		if (cgroup_is_pattern(key.path))
+			continue;
+		err = index_cgroup(m->fd[PIN_CGROUP_IDS], &key, cgroup_root);
+		if (err)
+			return err;
+	}
+	return write_cgroup_patterns(m, p, set, cgroup_root);
+}
+
+/* No pattern in the set: from here, the cgroup_mkdir program judges by none of its old ones. */
+static int clear_patterns(const struct policy_maps *m, __u32 set)
+{
+	struct argguard_cgroup_key key = { .set = set };
+	__u32 slot = set * ARGGUARD_MAX_CGROUP_PATTERNS;
+
+	return bpf_map_update_elem(m->fd[PIN_CGROUP_PATTERNS], &slot, &key, BPF_ANY) ? -errno : 0;
+}
+
+/*
+ * Return once every BPF program running when it was called has returned:
+ * the kernel waits for an RCU grace period after each update of a map of
+ * maps (kernel/bpf/syscall.c, maybe_wait_bpf_programs(), in 6.1 as in
+ * 6.12), and the cgroup_mkdir program, a tp_btf one, runs inside
+ * rcu_read_lock(). Two maps of our own, made and closed here.
+ */
+static int wait_for_programs(void)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int inner, outer, err = 0;
+	__u32 zero = 0;
+
+	inner = bpf_map_create(BPF_MAP_TYPE_ARRAY, "argguard_wait", sizeof(__u32), sizeof(__u32), 1,
+			       NULL);
+	if (inner < 0)
+		return -errno;
+	opts.inner_map_fd = inner;
+	outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "argguard_wait", sizeof(__u32),
+			       sizeof(__u32), 1, &opts);
+	if (outer < 0) {
+		err = -errno;
+		goto out_inner;
+	}
+	if (bpf_map_update_elem(outer, &zero, &inner, BPF_ANY))
+		err = -errno;
+	close(outer);
+out_inner:
+	close(inner);
+	return err;
+}
+
+static int write_set(const struct policy_maps *m, const struct policy *p, __u32 set,
+		     const char *cgroup_root)
+{
+	struct argguard_settings settings = {
+		.mode = p->mode,
+		.empty_argv_action = p->empty_argv_action,
+		.head_bytes = p->head_bytes,
+		.event_rate = p->event_rate,
+		.event_burst = p->event_burst,
+		.event_rate_total = p->event_rate_total,
+	};
+	int err;
+
+	/*
+	 * The rules before the ids: once the old rules are gone, a cgroup made
+	 * meanwhile is indexed by none of them, to stay in cgroup_ids stale.
+	 * But a cgroup_mkdir program that read an old rule or pattern before
+	 * they went can still be matching, and index its cgroup after the ids
+	 * are cleared, under a key this set will not have: an exec's walk
+	 * would stop there, short of the rules of the cgroup's ancestors. An
+	 * apply whose set has patterns deletes such an index in its walk of
+	 * the cgroups; one with none has no walk. So wait for every program
+	 * that may have read the old ones to return, then clear the ids.
+	 */
+	err = clear_set(m->fd[PIN_UID_RULES], sizeof(struct argguard_uid_key),
+			offsetof(struct argguard_uid_key, set), set);
+	if (!err)
+		err = clear_patterns(m, set);
+	if (!err)
+		err = clear_set(m->fd[PIN_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
+				offsetof(struct argguard_cgroup_key, set), set);
+	if (!err)
+		err = wait_for_programs();
+	if (!err)
+		err = clear_set(m->fd[PIN_CGROUP_IDS], sizeof(struct argguard_cgroup_id_key),
+				offsetof(struct argguard_cgroup_id_key, set), set);
+	if (err)
+		return err;
+	if (bpf_map_update_elem(m->fd[PIN_SETTINGS], &set, &settings, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid, BPF_ANY))
+		return -errno;
+	for (size_t i = 0; i < p->n_uids; i++) {
+		struct argguard_uid_key key = { .set = set, .uid = p->uids[i].uid };
+
+		if (bpf_map_update_elem(m->fd[PIN_UID_RULES], &key, &p->uids[i].rule, BPF_ANY))
+			return -errno;
+	}
+	return write_cgroup_rules(m, p, set, cgroup_root);
+}
+
+/* Zero the size distributions of the slots in mask, on every CPU. */
+static int clear_sizes(int fd, uint64_t mask)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	struct argguard_sizes *zeros;
+	int err = 0;
+
+	if (!mask)
+		return 0;
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	zeros = calloc(ncpus, sizeof(*zeros));
+	if (!zeros)
+		return -ENOMEM;
+	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS && !err; slot++)
+		if ((mask & (1ULL << slot)) && bpf_map_update_elem(fd, &slot, zeros, BPF_ANY))
+			err = -errno;
+	free(zeros);
+	return err;
+}
+
+/* Drop the per-cgroup counts of the slots in mask: they were another rule's. */
+static int clear_cgroup_sizes(int fd, uint64_t mask)
+{
+	struct argguard_cgroup_sizes_key key, next, *prev = NULL;
+
+	if (!mask || fd < 0)
+		return 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		if (key.size_slot < ARGGUARD_SIZE_SLOTS && (mask & (1ULL << key.size_slot)) &&
+		    !bpf_map_delete_elem(fd, &key)) {
+			prev = NULL; /* the walk starts again without it */
+			continue;
+		}
+		prev = &key;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/*
+ * p with each rule's size slot (size_slots_assign()): a copy whose rule
+ * arrays are its own, the cgroup paths p's. The slots taken afresh are
+ * cleared here, before any rule counts in them.
+ */
+static int with_size_slots(const struct policy_maps *m, const struct policy *p, struct policy *out)
+{
+	struct policy live;
+	uint64_t fresh;
+	bool have_live;
+	int err;
+
+	*out = *p;
+	out->uids = p->n_uids ? malloc(p->n_uids * sizeof(*p->uids)) : NULL;
+	out->cgroups = p->n_cgroups ? malloc(p->n_cgroups * sizeof(*p->cgroups)) : NULL;
+	if ((p->n_uids && !out->uids) || (p->n_cgroups && !out->cgroups)) {
+		free(out->uids);
+		free(out->cgroups);
+		out->uids = NULL;
+		out->cgroups = NULL;
+		return -ENOMEM;
+	}
+	if (p->n_uids)
+		memcpy(out->uids, p->uids, p->n_uids * sizeof(*p->uids));
+	if (p->n_cgroups)
+		memcpy(out->cgroups, p->cgroups, p->n_cgroups * sizeof(*p->cgroups));
+	have_live = !policy_maps_read(m, &live);
+	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
+	if (have_live)
+		policy_free(&live);
+	err = clear_sizes(m->fd[PIN_SIZES], fresh);
+	return err ? err : clear_cgroup_sizes(m->fd[PIN_CGROUP_SIZES], fresh);
+}
+
+int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,
+		      enum argguard_policy_state state)
+{
+	struct argguard_config cfg;
+	struct policy slotted;
+	__u32 zero = 0;
+	int err;
+
+	if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &cfg))
+		return -errno;
+	cfg.active_set = (cfg.active_set & 1) ^ 1;
+	err = with_size_slots(m, p, &slotted);
+	if (!err)
+		err = write_set(m, &slotted, cfg.active_set, cgroup_root);
+	free(slotted.uids);
+	free(slotted.cgroups);
+	if (err)
+		return err;
+	/* The one update that switches every exec to the new policy at once. */
+	cfg.cgroup_generation++;
+	cfg.policy_state = state;
+	return bpf_map_update_elem(m->fd[PIN_CONFIG], &zero, &cfg, BPF_ANY) ? -errno : 0;
+}
