@@ -114,7 +114,7 @@ test_concurrent_huge_execs_oom_only_inside_their_cgroup() {
 # leave 100, which "/bin/true" (10 bytes) fits in and "/bin/true" with a
 # 150-byte argument (161) does not.
 test_exec_args_failed_tp_records_a_script_that_no_longer_fits() {
-	local script=/tmp/argguard-shebang bytes=261990 out records
+	local script=/tmp/argguard-shebang
 	trap 'echo 0 >/proc/sys/fs/exec_arg_max; rm -f /tmp/argguard-shebang' EXIT
 	has_refusal_tp || fail "expected btf_trace_sched_process_exec_args_failed_tp in the kernel's BTF"
 	[[ -d /sys/kernel/tracing/events/sched ]] || fail "expected tracefs's sched events"
@@ -123,29 +123,16 @@ test_exec_args_failed_tp_records_a_script_that_no_longer_fits() {
 	echo 262144 >/proc/sys/fs/exec_arg_max
 	printf '#!/bin/true\n' >$script
 	chmod +x $script
-	out=$(outcome "$HELPERS/execsize" $bytes 0 $script 4)
-	assert_eq allowed "$out" "the script with a short #! line"
-	records=$(new_records 0 "$HELPERS/execsize" $bytes 0 $script 4)
-	assert_eq "" "$records" "records of the script that ran"
+	runs_unrecorded $script "the script with a short #! line"
 	printf '#!/bin/true %0150d\n' 0 >$script
-	records=$(new_records 1 "$HELPERS/execsize" $bytes 0 $script 4)
-	echo "$records"
-	assert_eq 1 "$(grep -c . <<<"$records")" "records of the script that no longer fits"
-	assert_eq kernel-refused "$(jq -r .verdict <<<"$records")" "verdict"
-	assert_eq E2BIG "$(jq -r .errno <<<"$records")" "errno"
-	assert_eq $script "$(jq -r .filename <<<"$records")" "filename"
-	assert_eq exec_arg_max "$(jq -r .limit <<<"$records")" "limit"
-	assert_eq 262144 "$(jq -r .limit_value <<<"$records")" "limit_value"
-	out=$(outcome "$HELPERS/execsize" $bytes 0 $script 4)
-	assert_eq E2BIG "${out%% *}" "the script with a 150-byte #! argument"
+	refused_once_by_the_cap $script "the script with a 150-byte #! argument"
 }
 
 # binfmt_misc copies the file's name and its interpreter's path into the
 # arguments as binfmt_script does: an interpreter path 150 bytes longer
 # tips the same exec over the cap, and the tracepoint records it.
 test_exec_args_failed_tp_records_a_binfmt_misc_exec_that_no_longer_fits() {
-	local misc=/proc/sys/fs/binfmt_misc file=/tmp/argguard-misc.agm bytes=261990
-	local long records out
+	local misc=/proc/sys/fs/binfmt_misc file=/tmp/argguard-misc.agm long
 	long=/tmp/argguard-interp-$(printf '%0140d' 0)
 	# shellcheck disable=SC2154 # r is the trap's own loop variable
 	trap 'echo 0 >/proc/sys/fs/exec_arg_max; rm -rf /tmp/argguard-misc.agm /tmp/argguard-interp-*
@@ -156,19 +143,31 @@ test_exec_args_failed_tp_records_a_binfmt_misc_exec_that_no_longer_fits() {
 	printf 'not a program\n' >$file
 	chmod +x $file
 	echo ':argguard-short:E::agm::/bin/true:' >$misc/register
-	out=$(outcome "$HELPERS/execsize" $bytes 0 $file 4)
-	assert_eq allowed "$out" "the file run by /bin/true through binfmt_misc"
-	records=$(new_records 0 "$HELPERS/execsize" $bytes 0 $file 4)
-	assert_eq "" "$records" "records of the file that ran"
+	runs_unrecorded $file "the file run by /bin/true through binfmt_misc"
 	echo 0 >$misc/argguard-short
 	echo ":argguard-long:E::agm::$long/true:" >$misc/register
-	records=$(new_records 1 "$HELPERS/execsize" $bytes 0 $file 4)
+	refused_once_by_the_cap $file "the file with a 150-byte longer interpreter path"
+}
+
+# The two tests above exec FILE with 261990 argument bytes in 4 pointers.
+# runs_unrecorded FILE WHAT: the exec runs and leaves no record.
+runs_unrecorded() {
+	assert_eq allowed "$(outcome "$HELPERS/execsize" 261990 0 "$1" 4)" "$2"
+	assert_eq "" "$(new_records 0 "$HELPERS/execsize" 261990 0 "$1" 4)" "records of $2"
+}
+
+# refused_once_by_the_cap FILE WHAT: the exec fails with E2BIG, and one
+# kernel-refused record of it names the 262144-byte exec_arg_max.
+refused_once_by_the_cap() {
+	local records out
+	records=$(new_records 1 "$HELPERS/execsize" 261990 0 "$1" 4)
 	echo "$records"
-	assert_eq 1 "$(grep -c . <<<"$records")" "records of the file that no longer fits"
+	assert_eq 1 "$(grep -c . <<<"$records")" "records of $2"
 	assert_eq kernel-refused "$(jq -r .verdict <<<"$records")" "verdict"
 	assert_eq E2BIG "$(jq -r .errno <<<"$records")" "errno"
-	assert_eq $file "$(jq -r .filename <<<"$records")" "filename"
+	assert_eq "$1" "$(jq -r .filename <<<"$records")" "filename"
 	assert_eq exec_arg_max "$(jq -r .limit <<<"$records")" "limit"
-	out=$(outcome "$HELPERS/execsize" $bytes 0 $file 4)
-	assert_eq E2BIG "${out%% *}" "the file with a 150-byte longer interpreter path"
+	assert_eq 262144 "$(jq -r .limit_value <<<"$records")" "limit_value"
+	out=$(outcome "$HELPERS/execsize" 261990 0 "$1" 4)
+	assert_eq E2BIG "${out%% *}" "$2"
 }
