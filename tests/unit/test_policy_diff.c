@@ -8,18 +8,7 @@
 #include "check.h"
 #include "log.h"
 #include "policy_diff.h"
-
-/* policy_parse(), with the error it logs kept in err and not printed. */
-static int parse_quietly(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
-{
-	struct log_capture c;
-	int ret;
-
-	log_capture_start(&c, LOG_ERR, err, err_len, true);
-	ret = policy_parse(in, name, p);
-	log_capture_stop(&c);
-	return ret;
-}
+#include "parse_quietly.h"
 
 /* The canonical text of a policy file's text, or NULL if it does not parse. */
 static char *canonical(const char *text)

@@ -17,6 +17,7 @@
 #include "size_report.h"
 #include "size_slots.h"
 #include "sizes.h"
+#include "parse_quietly.h"
 
 /* The bucket by its definition: 0 for 0 and 1, else the index of the top bit, at most 31. */
 static __u32 naive_bucket(__u64 v)
@@ -390,18 +391,6 @@ static void test_prometheus(void)
 	CHECK(!strstr(text, "argguard_exec_argc"), "a metric that counted nothing is left out");
 	free(text);
 	policy_free(&live);
-}
-
-/* policy_parse(), with the error it logs kept in err and not printed. */
-static int parse_quietly(FILE *in, const char *name, struct policy *p, char *err, size_t err_len)
-{
-	struct log_capture c;
-	int ret;
-
-	log_capture_start(&c, LOG_ERR, err, err_len, true);
-	ret = policy_parse(in, name, p);
-	log_capture_stop(&c);
-	return ret;
 }
 
 static void test_learn_sizes_key(void)
