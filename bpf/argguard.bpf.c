@@ -1035,6 +1035,7 @@ struct pattern_match {
 	struct argguard_cgroup_key key; /* its path, as a cgroup_rules key */
 	__u32 slot;
 	int ret; /* cgroup_glob_step()'s last */
+	bool matched; /* the pattern in slot matches */
 };
 
 /* bpf_loop callback: one step of the match of a pattern and the new cgroup's path. */
@@ -1056,6 +1057,31 @@ static long pattern_step(__u32 i, void *ctx)
 }
 
 /*
+ * bpf_loop callback: the match of m->key.set's i-th pattern and the path; 1
+ * to stop, at a match or at the set's end. A loop of callbacks rather than
+ * a plain one: 6.12's verifier walks a plain loop's every turn, and refused
+ * one of 128 turns, each with a bpf_loop() inside.
+ */
+static long pattern_try(__u32 i, void *ctx)
+{
+	struct pattern_match *m = ctx;
+	const struct argguard_cgroup_key *pat;
+	struct cgroup_glob *g;
+	__u32 zero = 0;
+
+	m->slot = m->key.set * ARGGUARD_MAX_CGROUP_PATTERNS + i;
+	pat = bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
+	g = bpf_map_lookup_elem(&argguard_glob, &zero);
+	if (!pat || !pat->path[0] || !g)
+		return 1;
+	__builtin_memset(g, 0, sizeof(*g));
+	m->ret = -1;
+	bpf_loop(CGROUP_GLOB_MAX_STEPS, pattern_step, m, 0);
+	m->matched = m->ret == 1;
+	return m->matched;
+}
+
+/*
  * The first of m->key.set's patterns, the highest rank first, that matches
  * m->key.path: its cgroup_rules key, or NULL. A match that would take more
  * than CGROUP_GLOB_MAX_STEPS (none of a pattern and a path the maps can
@@ -1063,23 +1089,11 @@ static long pattern_step(__u32 i, void *ctx)
  */
 static const struct argguard_cgroup_key *pattern_for(struct pattern_match *m)
 {
-	const struct argguard_cgroup_key *pat;
-	__u32 first = m->key.set * ARGGUARD_MAX_CGROUP_PATTERNS, zero = 0;
-	struct cgroup_glob *g;
-
-	for (__u32 i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
-		m->slot = first + i;
-		pat = bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
-		g = bpf_map_lookup_elem(&argguard_glob, &zero);
-		if (!pat || !pat->path[0] || !g)
-			return NULL;
-		__builtin_memset(g, 0, sizeof(*g));
-		m->ret = -1;
-		bpf_loop(CGROUP_GLOB_MAX_STEPS, pattern_step, m, 0);
-		if (m->ret == 1)
-			return pat;
-	}
-	return NULL;
+	m->matched = false;
+	bpf_loop(ARGGUARD_MAX_CGROUP_PATTERNS, pattern_try, m, 0);
+	if (!m->matched)
+		return NULL;
+	return bpf_map_lookup_elem(&argguard_cgroup_patterns, &m->slot);
 }
 
 /*

@@ -10,7 +10,7 @@
 #define ARGGUARD_FILENAME_LEN 256
 #define ARGGUARD_MAX_UID_RULES 4096 /* per rule set */
 #define ARGGUARD_MAX_CGROUP_RULES 1024 /* per rule set */
-#define ARGGUARD_MAX_CGROUP_PATTERNS 64 /* per rule set, of its cgroup rules */
+#define ARGGUARD_MAX_CGROUP_PATTERNS 128 /* per rule set, of its cgroup rules */
 #define ARGGUARD_MAX_RATED_UIDS 1024 /* record buckets, least recently used ones dropped */
 #define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */

@@ -300,8 +300,8 @@ static void too_many_patterns_are_refused(void)
 	len += sprintf(text + len, "%s", head);
 	for (int i = 0; i <= ARGGUARD_MAX_CGROUP_PATTERNS; i++)
 		len += sprintf(text + len, "[cgroup /p%d/*]\naction = deny\n", i);
-	CHECK(parse(text, &p, err, sizeof(err)) && strstr(err, "more than 64 cgroup patterns"),
-	      "a 65th pattern is refused (got '%s')", err);
+	CHECK(parse(text, &p, err, sizeof(err)) && strstr(err, "more than 128 cgroup patterns"),
+	      "a 129th pattern is refused (got '%s')", err);
 	free(text);
 }
 
