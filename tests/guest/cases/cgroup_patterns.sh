@@ -11,9 +11,12 @@ PAT_DELEG=/argguard-t-deleg
 PAT_OVER=("$HELPERS/execsize" 102401 0 /bin/true)
 
 pattern_cleanup() {
+	local d
 	systemctl stop "docker-$CONTAINER_ID.scope" "docker-$PAT_ID2.scope" \
 		argguard-t-outside.scope kubepods.slice 2>/dev/null || true
-	[[ -d $CG$PAT_DELEG ]] && find "$CG$PAT_DELEG" -depth -type d -exec rmdir {} + 2>/dev/null
+	for d in "$PAT_DELEG" /argguard-t-full; do
+		[[ -d $CG$d ]] && find "$CG$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
 	cleanup
 }
 
@@ -119,6 +122,29 @@ test_cgroup_pattern_for_one_container_is_not_anothers() {
 	expect allowed "100000 in B's own docker-A.scope: B's rule still" \
 		in_cgroup "$b/docker-$CONTAINER_ID.scope" "$HELPERS/execsize" 100000 0 /bin/true
 	rmdir "$CG$b/docker-$CONTAINER_ID.scope"
+}
+
+# A full set: the cgroup_mkdir program walks a set's every slot, so the
+# pattern of lowest rank, in the last slot, still judges a cgroup made after
+# the apply.
+test_cgroup_pattern_in_the_last_slot_of_a_full_set_judges_a_new_cgroup() {
+	local full=/argguard-t-full rules=() i slots
+	trap pattern_cleanup EXIT
+	# Both sets' slots: the map's size is what the program walks.
+	slots=$(($(bpftool -j map show pinned "$PIN_DIR/cgroup_patterns" | jq .max_entries) / 2))
+	((slots >= 100)) || fail "a set has $slots pattern slots, fewer than 100"
+	mkdir "$CG$full"
+	for ((i = 1; i < slots; i++)); do
+		rules+=("[cgroup $full/p$i-*]" "max_total_bytes = 500K")
+	done
+	rules+=("[cgroup $full/*]" "max_total_bytes = 100K")
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" "${rules[@]}"
+	mkdir "$CG$full/q" "$CG$full/p7-x"
+	expect E2BIG "100K + 1 in $full/q, judged by the last slot's $full/*" \
+		in_cgroup "$full/q" "${PAT_OVER[@]}"
+	expect allowed "100K + 1 in $full/p7-x: $full/p7-* ranks above $full/*" \
+		in_cgroup "$full/p7-x" "${PAT_OVER[@]}"
+	rmdir "$CG$full/q" "$CG$full/p7-x"
 }
 
 # by_container PATTERN ID: the report's entry for container ID under the
