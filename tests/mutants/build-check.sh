@@ -39,7 +39,7 @@ compile_bpf() {
 
 # check PATCH: compiles what the patch changes, in a patched copy of the tree.
 check() {
-	local patch=$1 work files=() file h user out='' rc=0
+	local patch=$1 work files=() file h user out='' rc=0 bpf_done=0
 	mapfile -t files < <(sed -n 's#^+++ b/\([^[:space:]]*\).*#\1#p' "$patch")
 	work=$(mktemp -d "${TMPDIR:-/tmp}/argguard-build-check.XXXXXX")
 	(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$work")
@@ -51,8 +51,8 @@ check() {
 		((rc == 0)) || break
 		case $file in
 		bpf/*)
-			out=$(compile_bpf "$work") || rc=1
-			break # one program holds every file of bpf/
+			((bpf_done)) || out=$(compile_bpf "$work") || rc=1
+			bpf_done=1 # one program holds every file of bpf/
 			;;
 		loader/*.c) out=$(compile_loader "$work" "$file") || rc=1 ;;
 		loader/*.h)
