@@ -69,9 +69,26 @@ ARGGUARD_MAP(argguard_uid_rules, BPF_MAP_TYPE_HASH, 2 * ARGGUARD_MAX_UID_RULES,
 ARGGUARD_MAP(argguard_cgroup_rules, BPF_MAP_TYPE_HASH, 2 * ARGGUARD_MAX_CGROUP_RULES,
 	     struct argguard_cgroup_key, struct argguard_rule);
 
-/* One live cgroup per ruled path, room for as many being replaced, and a mark per set. */
-ARGGUARD_MAP(argguard_cgroup_ids, BPF_MAP_TYPE_HASH, 4 * ARGGUARD_MAX_CGROUP_RULES + 2,
-	     struct argguard_cgroup_id_key, struct argguard_cgroup_key);
+/*
+ * The live cgroups at ruled paths, literal or matched by a pattern, and a
+ * mark per set. Allocated as it fills: a pattern can match any number.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, ARGGUARD_CGROUP_IDS_MAX);
+	__type(key, struct argguard_cgroup_id_key);
+	__type(value, struct argguard_cgroup_key);
+} argguard_cgroup_ids SEC(".maps");
+
+/* Mappable: an apply counts its own failed inserts with the same atomics as the programs. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct argguard_cgroup_index);
+} argguard_cgroup_index SEC(".maps");
 
 ARGGUARD_MAP(argguard_cgroup_patterns, BPF_MAP_TYPE_ARRAY, 2 * ARGGUARD_MAX_CGROUP_PATTERNS, __u32,
 	     struct argguard_cgroup_key);
@@ -258,7 +275,15 @@ static const struct argguard_rule *lookup_cgroup_rule(const struct argguard_conf
 					    .cgroup_id = ARGGUARD_CGROUP_IDS_USED };
 	const struct argguard_cgroup_key *path;
 	struct cgroup_walk *seen, walk = { .generation = live->cgroup_generation };
+	struct argguard_cgroup_index *index;
 
+	index = bpf_map_lookup_elem(&argguard_cgroup_index, &k.set);
+	if (index && index->first_unindexed &&
+	    bpf_get_current_cgroup_id() >= index->first_unindexed) {
+		d->rule_id = bpf_get_current_cgroup_id();
+		d->flags |= ARGGUARD_EV_CGROUP_UNINDEXED;
+		return &index->unindexed_rule;
+	}
 	if (!bpf_map_lookup_elem(&argguard_cgroup_ids, &k))
 		return NULL; /* no cgroup of this set has a rule: nothing to walk */
 	k.cgroup_id = bpf_get_current_cgroup_id();
@@ -653,7 +678,7 @@ __noinline int fill_record(struct argguard_event *e, const struct exec_sizes *sz
 	e->verdict = d->verdict;
 	e->scope = d->scope;
 	e->limit_kind = d->limit_kind;
-	e->flags = sz->flags | flags;
+	e->flags = sz->flags | d->flags | flags;
 	fill_caller(e);
 	e->argc = sz->argc;
 	e->envc = sz->envc;
@@ -1097,6 +1122,30 @@ static const struct argguard_cgroup_key *pattern_for(struct pattern_match *m)
 }
 
 /*
+ * cgroup_ids had no room for the cgroup in set: from it on, cgroups are
+ * judged by the set's unindexed_rule (argguard.h, cgroup_index). The
+ * lowest id wins a race; should the race outlast the tries, every cgroup
+ * is judged so, which is never looser.
+ */
+static void index_failed(__u32 set, __u64 cgroup_id)
+{
+	struct argguard_cgroup_index *index = bpf_map_lookup_elem(&argguard_cgroup_index, &set);
+	__u64 old;
+
+	if (!index)
+		return;
+	__sync_fetch_and_add(&index->failed_inserts, 1);
+	for (int i = 0; i < 4; i++) {
+		old = index->first_unindexed;
+		if (old && old <= cgroup_id)
+			return;
+		if (__sync_val_compare_and_swap(&index->first_unindexed, old, cgroup_id) == old)
+			return;
+	}
+	*(volatile __u64 *)&index->first_unindexed = 1;
+}
+
+/*
  * A cgroup v2 directory is being made, and not yet visible: if a rule names
  * its path, in either rule set, or else a pattern matches it, index it by
  * its id before any process can enter it. Paths longer than a rule's cannot
@@ -1109,6 +1158,7 @@ int BPF_PROG(argguard_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 	struct pattern_match m = {};
 	struct argguard_cgroup_id_key id = {};
 	const struct argguard_cgroup_key *rule_key;
+	__u64 cgroup_id = BPF_CORE_READ(cgrp, kn, id);
 	long n;
 
 	if (BPF_CORE_READ(cgrp, root, hierarchy_id) != 0) /* cgroup v1 */
@@ -1126,9 +1176,13 @@ int BPF_PROG(argguard_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 			continue;
 		/* The mark first: an id without it would never be looked at. */
 		id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
-		bpf_map_update_elem(&argguard_cgroup_ids, &id, rule_key, BPF_ANY);
-		id.cgroup_id = BPF_CORE_READ(cgrp, kn, id);
-		bpf_map_update_elem(&argguard_cgroup_ids, &id, rule_key, BPF_ANY);
+		if (bpf_map_update_elem(&argguard_cgroup_ids, &id, rule_key, BPF_ANY)) {
+			index_failed(set, cgroup_id);
+			continue;
+		}
+		id.cgroup_id = cgroup_id;
+		if (bpf_map_update_elem(&argguard_cgroup_ids, &id, rule_key, BPF_ANY))
+			index_failed(set, cgroup_id);
 	}
 	return 0;
 }

@@ -13,6 +13,7 @@
 #define ARGGUARD_MAX_CGROUP_PATTERNS 128 /* per rule set, of its cgroup rules */
 #define ARGGUARD_MAX_RATED_UIDS 1024 /* record buckets, least recently used ones dropped */
 #define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
+#define ARGGUARD_CGROUP_IDS_MAX 65536 /* cgroup_ids: live ruled cgroups, both sets together */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
 #define ARGGUARD_HEAD_DEFAULT 256 /* config.head_bytes 0 reads as this */
 #define ARGGUARD_HEAD_MAX_ARGS 64
@@ -262,6 +263,24 @@ struct argguard_cgroup_id_key {
 #define ARGGUARD_CGROUP_IDS_USED 0
 
 /*
+ * The "cgroup_index" map, one entry per set: whether cgroup_ids holds every
+ * cgroup it should. It is bounded (ARGGUARD_CGROUP_IDS_MAX), and anyone who
+ * may make cgroups, a login user in the subtree systemd delegates to it
+ * among them, can fill it with cgroups a pattern matches. An insert that
+ * fails counts in failed_inserts and lowers first_unindexed to the cgroup's
+ * id. Cgroup ids only grow (kernfs), so a cgroup whose id is below it was
+ * indexed if it should be, and one at or above it may have been missed:
+ * its execs are judged by unindexed_rule, which the loader makes at least
+ * as strict as every rule of the set, rather than by a looser one. An
+ * apply writes the set's entry afresh, and counts its own failures too.
+ */
+struct argguard_cgroup_index {
+	struct argguard_rule unindexed_rule;
+	__u64 first_unindexed; /* 0: every insert so far succeeded */
+	__u64 failed_inserts;
+};
+
+/*
  * cgroup_patterns: each set's cgroup rules by pattern, in the order the
  * cgroup_mkdir program tries them, the highest rank first: slot
  * set * ARGGUARD_MAX_CGROUP_PATTERNS + i holds the i-th, as its
@@ -294,6 +313,8 @@ struct argguard_cgroup_id_key {
 #define ARGGUARD_EV_SCRIPT (1U << 4) /* the file starts "#!": shebang holds the rest */
 #define ARGGUARD_EV_HEAD_KERNEL (1U << 5) /* head is the kernel's copy, not the caller's memory */
 #define ARGGUARD_EV_USERNS (1U << 6) /* the caller is in a user namespace: userns_owner is valid */
+#define ARGGUARD_EV_CGROUP_UNINDEXED \
+	(1U << 7) /* judged by cgroup_index.unindexed_rule: the cgroup index was full */
 
 /* userns_owner of a caller in the initial user namespace. */
 #define ARGGUARD_NO_USERNS_OWNER ((__u32)-1)

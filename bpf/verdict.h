@@ -33,6 +33,7 @@ struct decision {
 	__u32 scope;
 	__u32 limit_kind;
 	__s32 deny_errno;
+	__u32 flags; /* ARGGUARD_EV_* that the choice of the rule adds to a record */
 };
 
 static __s32 safe_errno(__s32 err)

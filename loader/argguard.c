@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -105,7 +106,8 @@ static int status(int argc, char **argv)
 	ret = metrics_read_maps(&(struct live_maps){ .config = maps.fd[PIN_CONFIG],
 						     .settings = maps.fd[PIN_SETTINGS],
 						     .counters = maps.fd[PIN_COUNTERS],
-						     .drops = maps.fd[PIN_DROPS] },
+						     .drops = maps.fd[PIN_DROPS],
+						     .cgroup_index = maps.fd[PIN_CGROUP_INDEX] },
 				&m);
 	if (!ret)
 		check_policy_file(&maps, policy_path, &m);
@@ -136,6 +138,14 @@ static int status(int argc, char **argv)
 				  metrics_hook_name(h));
 			ret = 1;
 		}
+	if (m.cgroup_unindexed) {
+		log_error("the cgroup index had no room for %" PRIu64
+			  " cgroups since the last apply: "
+			  "cgroups made since are judged by the policy's strictest rule; find who "
+			  "makes so many cgroups, then argguard policy apply",
+			  m.cgroup_unindexed);
+		ret = 1;
+	}
 	if (m.policy_state != ARGGUARD_POLICY_APPLIED) {
 		log_error("the policy in force is %s, not the policy file's: the start that made "
 			  "the maps died before it applied the file; systemctl restart argguard",

@@ -187,6 +187,7 @@ int run_daemon(const struct run_opts *opts)
 			.settings = programs_map_fd(progs, PIN_SETTINGS),
 			.counters = programs_map_fd(progs, PIN_COUNTERS),
 			.drops = programs_map_fd(progs, PIN_DROPS),
+			.cgroup_index = programs_map_fd(progs, PIN_CGROUP_INDEX),
 		},
 	};
 	for (int i = 0; i < NR_MAP_PINS; i++)

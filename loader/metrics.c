@@ -133,6 +133,7 @@ static void print_text(FILE *out, const struct argguard_metrics *m)
 				decisions(m, s, v));
 	for (__u32 r = 0; r < ARGGUARD_NR_DROPS; r++)
 		fprintf(out, "records_dropped.%s: %" PRIu64 "\n", drop_name(r), m->dropped[r]);
+	fprintf(out, "cgroups_unindexed: %" PRIu64 "\n", m->cgroup_unindexed);
 }
 
 static json_object *last_apply_object(const struct apply_status *st)
@@ -204,6 +205,8 @@ static json_object *metrics_object(const struct argguard_metrics *m)
 	json_object_object_add(obj, "records_dropped", drops);
 	for (__u32 r = 0; drops && r < ARGGUARD_NR_DROPS; r++)
 		json_object_object_add(drops, drop_name(r), json_object_new_uint64(m->dropped[r]));
+	json_object_object_add(obj, "cgroups_unindexed",
+			       json_object_new_uint64(m->cgroup_unindexed));
 	return obj;
 }
 
@@ -255,6 +258,10 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 	for (__u32 r = 0; r < ARGGUARD_NR_DROPS; r++)
 		fprintf(out, "argguard_records_dropped_total{reason=\"%s\"} %" PRIu64 "\n",
 			drop_name(r), m->dropped[r]);
+	family(out, "argguard_cgroups_unindexed", "gauge",
+	       "Cgroups the cgroup index had no room for since the last apply. Above 0, cgroups "
+	       "made since the first of them are judged by the policy's strictest rule.");
+	fprintf(out, "argguard_cgroups_unindexed %" PRIu64 "\n", m->cgroup_unindexed);
 	family(out, "argguard_policy_mode", "gauge",
 	       "The policy mode in force: 1 for the live mode, 0 for the others.");
 	for (__u32 mode = 0; mode < ARGGUARD_NR_MODES; mode++)

@@ -54,6 +54,7 @@ struct argguard_metrics {
 	enum argguard_policy_state policy_state; /* applied once a start finished */
 	uint64_t decisions[ARGGUARD_NR_COUNTERS]; /* by ARGGUARD_COUNTER(scope, verdict) */
 	uint64_t dropped[ARGGUARD_NR_DROPS]; /* by enum argguard_drop */
+	uint64_t cgroup_unindexed; /* cgroups the live set's index had no room for */
 	struct apply_status last_apply;
 	struct policy_file_check
 		policy_file; /* the file beside the live policy; unchecked: left out */

@@ -24,6 +24,7 @@
 	X(PIN_CGROUP_RULES, "cgroup_rules", argguard_cgroup_rules)          \
 	X(PIN_CGROUP_IDS, "cgroup_ids", argguard_cgroup_ids)                \
 	X(PIN_CGROUP_PATTERNS, "cgroup_patterns", argguard_cgroup_patterns) \
+	X(PIN_CGROUP_INDEX, "cgroup_index", argguard_cgroup_index)          \
 	X(PIN_COUNTERS, "counters", argguard_counters)                      \
 	X(PIN_DROPS, "drops", argguard_drops)                               \
 	X(PIN_UID_BUCKETS, "uid_buckets", argguard_uid_buckets)             \

@@ -53,6 +53,52 @@ struct argguard_rule policy_rule_default(void)
 	return (struct argguard_rule){ .action = ARGGUARD_ACTION_DENY, .deny_errno = E2BIG };
 }
 
+/* A limit of r as a floor for "at most": 0 (no limit) is the largest. */
+static uint64_t tighter(uint64_t a, uint64_t b)
+{
+	if (!a)
+		return b;
+	return b && b < a ? b : a;
+}
+
+/* Fold r into *strict: r's limits that end in a denial, and those that end in a record. */
+static void fold_strictest(struct argguard_rule *strict, const struct argguard_rule *r,
+			   bool *denies)
+{
+	enum policy_limit tier = POLICY_LIMIT_audit_max_argv_bytes;
+	uint64_t v;
+
+	if (r->action == ARGGUARD_ACTION_ALLOW)
+		return;
+	for (enum policy_limit l = 0; l < tier; l++) {
+		v = policy_limit_get(r, l);
+		if (r->action == ARGGUARD_ACTION_AUDIT) /* a record: the would-deny tier's */
+			policy_limit_set(strict, tier + l,
+					 tighter(policy_limit_get(strict, tier + l), v));
+		else if (v)
+			policy_limit_set(strict, l, tighter(policy_limit_get(strict, l), v));
+		v = policy_limit_get(r, tier + l);
+		policy_limit_set(strict, tier + l, tighter(policy_limit_get(strict, tier + l), v));
+	}
+	if (r->action != ARGGUARD_ACTION_AUDIT)
+		*denies = true;
+}
+
+struct argguard_rule policy_strictest_rule(const struct policy *p)
+{
+	struct argguard_rule strict = policy_rule_default();
+	bool denies = false;
+
+	fold_strictest(&strict, &p->global, &denies);
+	for (size_t i = 0; i < p->n_uids; i++)
+		fold_strictest(&strict, &p->uids[i].rule, &denies);
+	for (size_t i = 0; i < p->n_cgroups; i++)
+		fold_strictest(&strict, &p->cgroups[i].rule, &denies);
+	if (!denies)
+		strict.action = ARGGUARD_ACTION_AUDIT;
+	return strict;
+}
+
 void policy_init(struct policy *p)
 {
 	*p = (struct policy){

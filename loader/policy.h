@@ -140,6 +140,13 @@ void policy_free(struct policy *p);
 struct argguard_rule policy_rule_default(void);
 
 /*
+ * A rule at least as strict as each of p's global, uid and cgroup rules:
+ * whatever an exec, it judges it no milder than any of them does. What a
+ * cgroup the index had no room for is judged by (argguard.h, cgroup_index).
+ */
+struct argguard_rule policy_strictest_rule(const struct policy *p);
+
+/*
  * Parse a policy file. User names are resolved with getpwnam(), and each of
  * admin_groups must be a group getgrnam() knows; cgroup paths are kept, in
  * one spelling, whether or not such a cgroup exists. Returns 0; or, with p

@@ -94,6 +94,7 @@ static bool link_attached(enum pin pin)
 int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
 {
 	struct argguard_settings settings = { 0 };
+	struct argguard_cgroup_index index;
 	__u32 set;
 	int err;
 
@@ -110,6 +111,8 @@ int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
 		m->decisions[key] = counter_sum(fds->counters, key);
 	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
 		m->dropped[reason] = counter_sum(fds->drops, reason);
+	if (!bpf_map_lookup_elem(fds->cgroup_index, &set, &index))
+		m->cgroup_unindexed = index.failed_inserts;
 	return 0;
 }
 

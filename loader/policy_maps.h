@@ -27,6 +27,7 @@ struct live_maps {
 	int settings;
 	int counters;
 	int drops;
+	int cgroup_index;
 };
 
 /* The live set (config.active_set & 1) and its settings. 0 or a negative errno. */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,28 +68,77 @@ out:
 }
 
 /*
+ * cgroup_ids had no room for cgroup_id in set: count it in the set's
+ * cgroup_index entry, as index_failed() in the BPF program does, with the
+ * same atomics on the same memory, which the programs may be writing too.
+ */
+static int count_unindexed(int index_fd, __u32 set, __u64 cgroup_id)
+{
+	size_t len = 2 * sizeof(struct argguard_cgroup_index);
+	struct argguard_cgroup_index *index;
+	__u64 old;
+
+	index = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, index_fd, 0);
+	if (index == MAP_FAILED) {
+		old = errno;
+		log_error("failed to map the cgroup index's counts: %s", strerror((int)old));
+		return -(int)old;
+	}
+	/* Once a set: an attacker's thousands of cgroups are not a warning each. */
+	if (!__atomic_fetch_add(&index[set].failed_inserts, 1, __ATOMIC_SEQ_CST))
+		log_warning("the cgroup index is full (%d entries): cgroup %llu and those made "
+			    "after it are judged by the strictest rule; argguard status counts them",
+			    ARGGUARD_CGROUP_IDS_MAX, (unsigned long long)cgroup_id);
+	old = __atomic_load_n(&index[set].first_unindexed, __ATOMIC_SEQ_CST);
+	while ((!old || cgroup_id < old) &&
+	       !__atomic_compare_exchange_n(&index[set].first_unindexed, &old, cgroup_id, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+		;
+	munmap(index, len);
+	return 0;
+}
+
+/*
+ * Index cgroup_id under key, the set's mark first. A full index is no
+ * failed apply: the cgroup is counted, and judged by the set's
+ * unindexed_rule (argguard.h, cgroup_index).
+ */
+static int index_insert(const struct policy_maps *m, const struct argguard_cgroup_key *key,
+			__u64 cgroup_id)
+{
+	struct argguard_cgroup_id_key id = { .set = key->set,
+					     .cgroup_id = ARGGUARD_CGROUP_IDS_USED };
+
+	if (!bpf_map_update_elem(m->fd[PIN_CGROUP_IDS], &id, key, BPF_ANY)) {
+		id.cgroup_id = cgroup_id;
+		if (!bpf_map_update_elem(m->fd[PIN_CGROUP_IDS], &id, key, BPF_ANY))
+			return 0;
+	}
+	if (errno != E2BIG)
+		return -errno;
+	return count_unindexed(m->fd[PIN_CGROUP_INDEX], key->set, cgroup_id);
+}
+
+/*
  * Index the cgroup at key's path, if it exists now. Any made from here on
  * is indexed by the cgroup_mkdir program, as the rule is already in place.
  */
-static int index_cgroup(int fd, const struct argguard_cgroup_key *key, const char *cgroup_root)
+static int index_cgroup(const struct policy_maps *m, const struct argguard_cgroup_key *key,
+			const char *cgroup_root)
 {
-	struct argguard_cgroup_id_key id = { .set = key->set };
 	char full[PATH_MAX];
 	struct stat st;
 
 	snprintf(full, sizeof(full), "%s%s", cgroup_root, key->path);
 	if (stat(full, &st) || !S_ISDIR(st.st_mode))
 		return 0;
-	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED; /* the set's mark, before its first id */
-	if (bpf_map_update_elem(fd, &id, key, BPF_ANY))
-		return -errno;
-	id.cgroup_id = st.st_ino;
-	return bpf_map_update_elem(fd, &id, key, BPF_ANY) ? -errno : 0;
+	return index_insert(m, key, st.st_ino);
 }
 
 /* nftw() has no user pointer: the policy whose patterns index the cgroups met. */
 static __thread struct {
 	const struct policy *p;
+	const struct policy_maps *m;
 	int fd;
 	__u32 set;
 	size_t root_len;
@@ -122,13 +172,8 @@ static int index_by_pattern(const char *full, const struct stat *st, int type, s
 	if (!cgroup_is_pattern(indexing.p->cgroups[r].path))
 		return FTW_CONTINUE; /* its literal rule's, indexed already */
 	snprintf(key.path, sizeof(key.path), "%s", indexing.p->cgroups[r].path);
-	id.cgroup_id = ARGGUARD_CGROUP_IDS_USED;
-	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
-		goto out_err;
-	id.cgroup_id = st->st_ino;
-	if (bpf_map_update_elem(indexing.fd, &id, &key, BPF_ANY))
-		goto out_err;
-	return FTW_CONTINUE;
+	indexing.err = index_insert(indexing.m, &key, st->st_ino);
+	return indexing.err ? FTW_STOP : FTW_CONTINUE;
 out_err:
 	indexing.err = -errno;
 	return FTW_STOP;
@@ -169,6 +214,7 @@ static int write_cgroup_patterns(const struct policy_maps *m, const struct polic
 	if (!n)
 		return 0;
 	indexing.p = p;
+	indexing.m = m;
 	indexing.fd = m->fd[PIN_CGROUP_IDS];
 	indexing.set = set;
 	indexing.root_len = strlen(cgroup_root);
@@ -195,7 +241,7 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 			return -errno;
 		if (cgroup_is_pattern(key.path))
 			continue;
-		err = index_cgroup(m->fd[PIN_CGROUP_IDS], &key, cgroup_root);
+		err = index_cgroup(m, &key, cgroup_root);
 		if (err)
 			return err;
 	}
@@ -254,6 +300,7 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 		.event_burst = p->event_burst,
 		.event_rate_total = p->event_rate_total,
 	};
+	struct argguard_cgroup_index index = { .unindexed_rule = policy_strictest_rule(p) };
 	int err;
 
 	/*
@@ -281,7 +328,9 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 				offsetof(struct argguard_cgroup_id_key, set), set);
 	if (err)
 		return err;
-	if (bpf_map_update_elem(m->fd[PIN_SETTINGS], &set, &settings, BPF_ANY) ||
+	/* Its ids are gone: so are the misses they had, and the rule the next ones meet is p's. */
+	if (bpf_map_update_elem(m->fd[PIN_CGROUP_INDEX], &set, &index, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd[PIN_SETTINGS], &set, &settings, BPF_ANY) ||
 	    bpf_map_update_elem(m->fd[PIN_GLOBAL_RULES], &set, &p->global, BPF_ANY) ||
 	    bpf_map_update_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid, BPF_ANY))
 		return -errno;

@@ -161,6 +161,13 @@ static void get_userns_owner(const struct record *r, struct field_value *v)
 	set_u64(v, event_has_userns_owner(r->event), r->event->userns_owner);
 }
 
+/* Only when it was: judged by the strictest rule, as the cgroup index had no room. */
+static void get_cgroup_unindexed(const struct record *r, struct field_value *v)
+{
+	if (r->event->flags & ARGGUARD_EV_CGROUP_UNINDEXED)
+		set_bool(v, true);
+}
+
 static void get_interpreter(const struct record *r, struct field_value *v)
 {
 	if (record_interpreter(r->event, &v->s, &v->len))
@@ -421,6 +428,7 @@ static const struct record_field exec_fields[] = {
 	EVENT_ROW(gid, LITERAL, U32, 0),
 	ROW(userns_owner, LITERAL, 0),
 	EVENT_ROW(cgroup_id, LITERAL, U64, 0),
+	ROW(cgroup_unindexed, LITERAL, 0),
 	EVENT_ROW(comm, BYTES, STRING, 0),
 	EVENT_ROW(filename, BYTES, STRING, 0),
 	ROW(interpreter, BYTES, 0),

@@ -46,7 +46,7 @@ static struct argguard_event every_flag(void)
 	e.userns_owner = 1000;
 	e.flags = ARGGUARD_EV_EXACT_SIZES | ARGGUARD_EV_SECUREEXEC | ARGGUARD_EV_HEAD_TRUNCATED |
 		  ARGGUARD_EV_HEAD_UNREADABLE | ARGGUARD_EV_SCRIPT | ARGGUARD_EV_HEAD_KERNEL |
-		  ARGGUARD_EV_USERNS;
+		  ARGGUARD_EV_USERNS | ARGGUARD_EV_CGROUP_UNINDEXED;
 	strcpy(e.shebang, "/bin/sh -e\n");
 	memcpy(e.head, head, sizeof(head));
 	e.head_len = sizeof(head);

@@ -9,12 +9,17 @@
  * maps' update, which the kernel makes wait for every running program)
  * before it clears the set's ids; the stub runs the program's late write
  * at that wait, or, if none comes, just after the ids are cleared.
+ *
+ * An index with no room for more fails no apply: each cgroup left out is
+ * counted, and the lowest id of them marked, where the programs look.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -237,6 +242,24 @@ int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len)
 	return fail_with(EINVAL);
 }
 
+/* A mappable map's memory, as the kernel maps it: its values, one after the other. */
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	struct fake_map *m = map_of(fd);
+
+	if (m)
+		return len <= m->max_entries * m->value_size && !off ? m->values : MAP_FAILED;
+	return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+int munmap(void *addr, size_t len)
+{
+	for (int i = 0; i < n_maps; i++)
+		if (addr == maps[i].values)
+			return 0;
+	return (int)syscall(SYS_munmap, addr, len);
+}
+
 static void make_maps(void)
 {
 	for (int i = 0; i < n_maps; i++) {
@@ -259,6 +282,8 @@ static void make_maps(void)
 	pm.fd[PIN_CGROUP_PATTERNS] =
 		fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_cgroup_key),
 			 2 * ARGGUARD_MAX_CGROUP_PATTERNS);
+	pm.fd[PIN_CGROUP_INDEX] =
+		fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_cgroup_index), 2);
 	pm.fd[PIN_SIZES] = fake_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct argguard_sizes),
 				    ARGGUARD_SIZE_SLOTS);
 	pm.fd[PIN_CGROUP_SIZES] =
@@ -334,8 +359,78 @@ static void late_mkdir_leaves_no_stale_index(const char *next_text, const char *
 	rmdir(root);
 }
 
+/* Whether cgroup_id is indexed in set. */
+static bool indexed(__u32 set, __u64 cgroup_id)
+{
+	struct argguard_cgroup_id_key id = { .cgroup_id = cgroup_id, .set = set };
+	struct argguard_cgroup_key key;
+
+	return !bpf_map_lookup_elem(pm.fd[PIN_CGROUP_IDS], &id, &key);
+}
+
+static void full_index_is_counted_not_failed(void)
+{
+	static const char policy[] = "[global]\nmode = enforce\nmax_total_bytes = 1M\n"
+				     "[cgroup /system.slice/docker-*.scope]\n"
+				     "max_total_bytes = 100K\n";
+	enum { N = MAX_ENTRIES + 88 };
+	char root[] = "/tmp/argguard-test-full.XXXXXX", dir[128];
+	struct argguard_cgroup_index index = { 0 };
+	__u64 ino[N], missed = 0, lowest = 0;
+	struct argguard_config cfg = { 0 };
+	struct stat st;
+	struct policy p;
+	__u32 zero = 0;
+	bool below = false;
+
+	CHECK(mkdtemp(root) != NULL, "a cgroup root of our own");
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	mkdir(dir, 0755);
+	for (int i = 0; i < N; i++) {
+		snprintf(dir, sizeof(dir), "%s/system.slice/docker-%d.scope", root, i);
+		mkdir(dir, 0755);
+		ino[i] = stat(dir, &st) ? 0 : st.st_ino;
+	}
+	make_maps();
+	memset(&late, 0, sizeof(late));
+	parse(policy, &p);
+	CHECK(!policy_maps_apply(&pm, &p, root, ARGGUARD_POLICY_APPLIED),
+	      "a policy whose pattern matches more cgroups than the index holds is applied");
+	bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg);
+	bpf_map_lookup_elem(pm.fd[PIN_CGROUP_INDEX], &cfg.active_set, &index);
+	for (int i = 0; i < N; i++) {
+		if (indexed(cfg.active_set, ino[i]))
+			continue;
+		missed++;
+		lowest = !lowest || ino[i] < lowest ? ino[i] : lowest;
+	}
+	for (int i = 0; i < N; i++)
+		below |= !indexed(cfg.active_set, ino[i]) && ino[i] < index.first_unindexed;
+	CHECK(missed > 0 && index.failed_inserts == missed,
+	      "each cgroup left out is counted: %llu counted, %llu left out",
+	      (unsigned long long)index.failed_inserts, (unsigned long long)missed);
+	CHECK(index.first_unindexed == lowest && !below,
+	      "the lowest id left out is marked: %llu marked, %llu the lowest",
+	      (unsigned long long)index.first_unindexed, (unsigned long long)lowest);
+	CHECK(index.unindexed_rule.action == ARGGUARD_ACTION_DENY &&
+		      index.unindexed_rule.max_total_bytes == 100 << 10,
+	      "a cgroup left out meets the strictest rule: %llu bytes",
+	      (unsigned long long)index.unindexed_rule.max_total_bytes);
+	CHECK(!policy_maps_apply(&pm, &p, root, ARGGUARD_POLICY_APPLIED),
+	      "the next apply is applied too");
+	policy_free(&p);
+	for (int i = 0; i < N; i++) {
+		snprintf(dir, sizeof(dir), "%s/system.slice/docker-%d.scope", root, i);
+		rmdir(dir);
+	}
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	rmdir(dir);
+	rmdir(root);
+}
+
 int main(void)
 {
+	full_index_is_counted_not_failed();
 	late_mkdir_leaves_no_stale_index("[global]\nmode = enforce\n"
 					 "[cgroup /system.slice]\nmax_total_bytes = 64K\n",
 					 "a new set with no pattern");

@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <linux/types.h>
 
 #include "check.h"
+#include "policy.h"
 #include "verdict.h"
 
 /* The exec every case judges. */
@@ -179,9 +181,77 @@ static void test_deny_errno(void)
 	      "any other errno (0, EINVAL, -1) denies with E2BIG");
 }
 
+/* A small value or none, so that limits and sizes meet often. */
+static __u64 some(unsigned int *seed)
+{
+	return rand_r(seed) % 3 ? (__u64)(rand_r(seed) % 8) : 0;
+}
+
+static struct argguard_rule random_rule(unsigned int *seed)
+{
+	static const __u32 actions[] = { ARGGUARD_ACTION_ALLOW, ARGGUARD_ACTION_AUDIT,
+					 ARGGUARD_ACTION_DENY, 99 };
+	struct argguard_rule r = { .action = actions[rand_r(seed) % 4] };
+
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++)
+		policy_limit_set(&r, l, some(seed));
+	return r;
+}
+
+/*
+ * The rule a cgroup the index missed is judged by: no exec is judged more
+ * mildly by it than by any rule of the policy. Random policies and execs,
+ * judged by the very code the BPF program judges with.
+ */
+static void test_strictest_rule(void)
+{
+	unsigned int seed = 38, milder = 0, checked = 0;
+	struct argguard_rule strict, rules[4];
+	struct decision mine, theirs;
+	struct exec_sizes sz;
+	struct policy p;
+
+	for (int round = 0; round < 20000; round++) {
+		policy_init(&p);
+		for (int i = 0; i < 4; i++)
+			rules[i] = random_rule(&seed);
+		p.global = rules[0];
+		p.uids = &(struct uid_rule){ .uid = 1000, .rule = rules[1] };
+		p.n_uids = 1;
+		p.cgroups = (struct cgroup_rule[]){ { .path = "/a", .rule = rules[2] },
+						    { .path = "/b/*", .rule = rules[3] } };
+		p.n_cgroups = 2;
+		strict = policy_strictest_rule(&p);
+		sz = (struct exec_sizes){ .argv_bytes = some(&seed),
+					  .envp_bytes = some(&seed),
+					  .argc = some(&seed),
+					  .envc = some(&seed) };
+		sz.total_bytes = sz.argv_bytes + sz.envp_bytes;
+		judge(&strict, &sz, &mine);
+		for (int i = 0; i < 4; i++) {
+			judge(&rules[i], &sz, &theirs);
+			checked++;
+			milder += mine.verdict < theirs.verdict;
+		}
+	}
+	CHECK(milder == 0,
+	      "the strictest rule judges no exec more mildly than a rule of the "
+	      "policy: %u of %u judgments milder",
+	      milder, checked);
+	policy_init(&p);
+	p.global = (struct argguard_rule){ .action = ARGGUARD_ACTION_ALLOW };
+	strict = policy_strictest_rule(&p);
+	sz = (struct exec_sizes){ .total_bytes = 1 << 30 };
+	judge(&strict, &sz, &mine);
+	CHECK(mine.verdict == ARGGUARD_VERDICT_ALLOW,
+	      "a policy that only allows is no stricter when a cgroup is missed: verdict %u",
+	      mine.verdict);
+}
+
 int main(void)
 {
 	test_judge();
 	test_deny_errno();
+	test_strictest_rule();
 	return check_done();
 }
