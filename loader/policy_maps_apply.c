@@ -86,9 +86,10 @@ static int count_unindexed(int index_fd, __u32 set, __u64 cgroup_id)
 	}
 	/* Once a set: an attacker's thousands of cgroups are not a warning each. */
 	if (!__atomic_fetch_add(&index[set].failed_inserts, 1, __ATOMIC_SEQ_CST))
-		log_warning("the cgroup index is full (%d entries): cgroup %llu and those made "
-			    "after it are judged by the strictest rule; argguard status counts them",
-			    ARGGUARD_CGROUP_IDS_MAX, (unsigned long long)cgroup_id);
+		log_warning(
+			"the cgroup index is full (%d entries): cgroup %llu and those made "
+			"after it are judged by the strictest rule; argguard status counts them",
+			ARGGUARD_CGROUP_IDS_MAX, (unsigned long long)cgroup_id);
 	old = __atomic_load_n(&index[set].first_unindexed, __ATOMIC_SEQ_CST);
 	while ((!old || cgroup_id < old) &&
 	       !__atomic_compare_exchange_n(&index[set].first_unindexed, &old, cgroup_id, false,

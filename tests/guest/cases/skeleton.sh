@@ -18,7 +18,7 @@ test_argguard_service_is_active_and_pinned() {
 		fail "expected argguard.service to be active"
 	fi
 	for pin in config settings probe global_rules setuid_rules uid_rules cgroup_rules cgroup_ids \
-		cgroup_patterns counters drops uid_buckets events sizes largest link link_creds \
+		cgroup_patterns cgroup_index counters drops uid_buckets events sizes largest link link_creds \
 		link_exec_args_failed link_cgroup_mkdir link_cgroup_rmdir; do
 		[[ -e $PIN_DIR/$pin ]] || fail "expected $PIN_DIR/$pin to exist"
 	done

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# What a user who may make cgroups (every login user may, below
+# user@UID.service) can do to cgroup rules by making, naming or nesting
+# cgroups: none of it may switch a rule off or loosen it, and where argguard
+# cannot keep up it judges more strictly, never less, and says so. Sourced by
+# the stock suites too (stock/cgroup_abuse.sh): none of it needs the series.
+
+ABUSE_DELEG=/argguard-t-deleg
+ABUSE_VICTIMS=/argguard-t-victims
+ABUSE_LOOSE=/argguard-t-loose
+# Just over 100 KiB: denied under a 100K limit, allowed under 1M.
+ABUSE_OVER=("$HELPERS/execsize" 102401 0 /bin/true)
+
+abuse_cleanup() {
+	local d
+	"$HELPERS/fill_cgroup_ids" empty || true
+	for d in "$ABUSE_DELEG" "$ABUSE_VICTIMS" "$ABUSE_LOOSE"; do
+		[[ -d $CG$d ]] && find "$CG$d" -depth -type d -exec rmdir {} + 2>/dev/null
+	done
+	cleanup
+}
+
+# How many cgroups the live set's index had no room for, as status says, whatever its exit.
+unindexed() { argguard status 2>/dev/null | awk '$1 == "cgroups_unindexed:" { print $2 }' || true; }
+
+# A subtree of the cgroup root that the tester may make cgroups in, as
+# systemd delegates user@UID.service to its user.
+delegate_to_tester() {
+	mkdir "$CG$ABUSE_DELEG"
+	chown "$TESTER:$TESTER" "$CG$ABUSE_DELEG" "$CG$ABUSE_DELEG"/cgroup.{procs,threads,subtree_control}
+}
+
+test_cgroup_index_a_users_2100_cgroups_leave_a_new_ruled_cgroup_judged_by_its_rule() {
+	local made
+	trap abuse_cleanup EXIT
+	delegate_to_tester
+	mkdir "$CG$ABUSE_VICTIMS"
+	# Twice: both rule sets hold the patterns, as after any reload, and a
+	# cgroup they match takes an index entry in each.
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup $ABUSE_DELEG/**/libpod-*.scope]" "max_total_bytes = 1M" \
+		"[cgroup $ABUSE_VICTIMS/*]" "max_total_bytes = 100K"
+	argguard policy apply "$TEST_POLICY"
+	"${AS_TESTER[@]}" bash -c "cd $CG$ABUSE_DELEG && mkdir -p user/libpod-{0..2099}.scope" ||
+		fail "the tester could not make its 2,100 cgroups"
+	made=$(find "$CG$ABUSE_DELEG/user" -mindepth 1 -maxdepth 1 -type d -name 'libpod-*' | wc -l)
+	assert_eq 2100 "$made" "cgroups the tester made, each matched by the libpod pattern"
+	mkdir "$CG$ABUSE_VICTIMS/new"
+	expect E2BIG "100K + 1 in a cgroup made at a ruled path after the user's 2,100" \
+		in_cgroup "$ABUSE_VICTIMS/new" "${ABUSE_OVER[@]}"
+	argguard status >/dev/null || fail "status must exit 0: the index had room for them all"
+	assert_eq 0 "$(unindexed)" "cgroups the index had no room for"
+}
+
+test_cgroup_index_full_judges_new_cgroups_by_the_strictest_rule_and_says_so() {
+	local filled before record
+	trap abuse_cleanup EXIT
+	mkdir "$CG$ABUSE_VICTIMS" "$CG$ABUSE_LOOSE"
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup $ABUSE_VICTIMS/*]" "max_total_bytes = 100K" \
+		"[cgroup $ABUSE_LOOSE]" "max_total_bytes = 4M"
+	filled=$("$HELPERS/fill_cgroup_ids" fill "$(active_set)") || fail "could not fill the index"
+	echo "the index took $filled more ids before it was full"
+	((filled > 60000)) || fail "expected room for about 65,536 ids, took $filled"
+
+	mkdir "$CG$ABUSE_VICTIMS/new" "$CG$ABUSE_LOOSE/new"
+	before=$(log_lines)
+	expect E2BIG "100K + 1 in a cgroup at a ruled path that the full index left out" \
+		in_cgroup "$ABUSE_VICTIMS/new" "${ABUSE_OVER[@]}"
+	record=$(records_since "$before" 1)
+	assert_eq "deny cgroup true" "$(jq -r '"\(.verdict) \(.scope) \(.cgroup_unindexed)"' <<<"$record")" \
+		"the record of an exec judged by the strictest rule"
+	expect E2BIG "100K + 1 below a 4M rule, made after the index filled: the strictest rule" \
+		in_cgroup "$ABUSE_LOOSE/new" "${ABUSE_OVER[@]}"
+	expect allowed "100K + 1 in the 4M cgroup itself, indexed before" \
+		in_cgroup "$ABUSE_LOOSE" "${ABUSE_OVER[@]}"
+	expect_fail "status must exit 1 while cgroups are left out of the index" argguard status
+	argguard status 2>&1 | grep -q 'no room for' ||
+		fail "status must say the cgroup index had no room: $(argguard status 2>&1)"
+	(($(unindexed) >= 2)) || fail "expected 2 or more cgroups left out, status says $(unindexed)"
+	argguard status --format prometheus | grep -qE '^argguard_cgroups_unindexed [1-9]' ||
+		fail "the metrics must count the cgroups left out"
+
+	"$HELPERS/fill_cgroup_ids" empty
+	restore_policy
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup $ABUSE_VICTIMS/*]" "max_total_bytes = 100K" \
+		"[cgroup $ABUSE_LOOSE]" "max_total_bytes = 4M"
+	argguard status >/dev/null || fail "status must exit 0 once an apply found room for all"
+	expect allowed "100K + 1 below the 4M rule once an apply indexed it" \
+		in_cgroup "$ABUSE_LOOSE/new" "${ABUSE_OVER[@]}"
+	expect E2BIG "100K + 1 in the ruled cgroup once indexed: its own rule" \
+		in_cgroup "$ABUSE_VICTIMS/new" "${ABUSE_OVER[@]}"
+}
