@@ -102,11 +102,20 @@ ARGGUARD_MAP(argguard_cgroup_patterns, BPF_MAP_TYPE_ARRAY, 2 * ARGGUARD_MAX_CGRO
  */
 ARGGUARD_MAP(argguard_glob, BPF_MAP_TYPE_PERCPU_ARRAY, 1, __u32, struct cgroup_glob);
 
-/* A walk's result: the nearest ancestor with a rule, or 0, as of a generation. */
+/* Most ruled ancestors a walk keeps: the nearest, and those above it while each tightens. */
+#define CGROUP_CHAIN 8
+
+/*
+ * A walk's result, as of a generation: the caller's ruled ancestors,
+ * nearest first, up to and with the first whose rule does not tighten
+ * (ARGGUARD_RULE_TIGHTENS); none if no ancestor has a rule.
+ */
 struct cgroup_walk {
-	__u64 ruled_ancestor;
+	__u64 ruled[CGROUP_CHAIN];
 	__u32 generation;
-	__u32 pad;
+	__u32 n;
+	bool open; /* the last of them tightens: the uid or global rule judges too */
+	bool overflow; /* more tighten past the last: the set's unindexed_rule judges too */
 };
 
 /*
@@ -224,7 +233,7 @@ static void drop(__u32 reason)
 #include "learn.h" /* learn(): the size distributions */
 
 struct ancestor_walk {
-	__u64 cgroup_id; /* the nearest ancestor with a rule, or 0 */
+	struct cgroup_walk *walk;
 	int level; /* the caller's own cgroup level */
 	__u32 set;
 };
@@ -233,49 +242,69 @@ struct ancestor_walk {
 static long ruled_ancestor(__u32 i, void *ctx)
 {
 	struct ancestor_walk *w = ctx;
+	struct cgroup_walk *walk = w->walk;
 	struct argguard_cgroup_id_key k = { .set = w->set };
+	const struct argguard_cgroup_key *path;
+	const struct argguard_rule *rule;
+	__u32 n = walk->n;
 
 	k.cgroup_id = bpf_get_current_ancestor_cgroup_id(w->level - (int)i);
-	if (!bpf_map_lookup_elem(&argguard_cgroup_ids, &k))
+	path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
+	if (!path)
 		return 0;
-	w->cgroup_id = k.cgroup_id;
-	return 1;
+	if (n >= CGROUP_CHAIN) {
+		walk->overflow = true;
+		return 1;
+	}
+	walk->ruled[n] = k.cgroup_id;
+	walk->n = n + 1;
+	rule = bpf_map_lookup_elem(&argguard_cgroup_rules, path);
+	walk->open = rule && (rule->flags & ARGGUARD_RULE_TIGHTENS);
+	return !walk->open;
 }
 
 /*
- * The nearest ancestor of the caller's cgroup (itself included) that has a
- * rule in set, or 0, at any depth: bpf_loop runs up to 2^23 steps, more
- * levels than a machine can hold cgroups. < 0 if it refuses.
+ * The ancestors of the caller's cgroup (itself included) that have a rule
+ * in set, nearest first, into walk, at any depth: bpf_loop runs up to 2^23
+ * steps, more levels than a machine can hold cgroups. < 0 if it refuses.
  */
-static long walk_ancestors(__u32 set, __u64 *ruled)
+static long walk_ancestors(__u32 set, struct cgroup_walk *walk)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct ancestor_walk w = { .set = set };
+	struct ancestor_walk w = { .walk = walk, .set = set };
 	long err;
 
 	w.level = task->cgroups->dfl_cgrp->level;
 	err = bpf_loop(w.level + 1, ruled_ancestor, &w, 0);
-	*ruled = w.cgroup_id;
 	return err < 0 ? err : 0;
 }
 
+/* The rule that cgroup_id, a ruled cgroup, is indexed under in set. */
+static const struct argguard_rule *rule_of(__u32 set, __u64 cgroup_id)
+{
+	struct argguard_cgroup_id_key k = { .set = set, .cgroup_id = cgroup_id };
+	const struct argguard_cgroup_key *path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
+
+	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
+}
+
 /*
- * The rule of the caller's nearest ruled ancestor cgroup. The walk's result
- * is kept for the cgroup: a cgroup made later is no ancestor of one that
- * exec'd already, and whatever else changes cgroup_ids moves the generation.
+ * The rule of the caller's nearest ruled ancestor cgroup, and in *walk the
+ * ancestors that judge with it (judge_above()). The walk's result is kept
+ * for the cgroup: a cgroup made later is no ancestor of one that exec'd
+ * already, and whatever else changes cgroup_ids moves the generation.
  * Should the walk fail, the exec is denied: nesting never takes a process
  * out of an ancestor's rule.
  */
 static const struct argguard_rule *lookup_cgroup_rule(const struct argguard_config *live,
-						      struct decision *d)
+						      struct decision *d, struct cgroup_walk *walk)
 {
 	static const struct argguard_rule too_deep = { .action = ARGGUARD_ACTION_DENY,
 						       .max_total_bytes = 1 };
 	struct argguard_cgroup_id_key k = { .set = live->active_set,
 					    .cgroup_id = ARGGUARD_CGROUP_IDS_USED };
-	const struct argguard_cgroup_key *path;
-	struct cgroup_walk *seen, walk = { .generation = live->cgroup_generation };
 	struct argguard_cgroup_index *index;
+	struct cgroup_walk *seen;
 
 	index = bpf_map_lookup_elem(&argguard_cgroup_index, &k.set);
 	if (index && index->first_unindexed &&
@@ -288,23 +317,23 @@ static const struct argguard_rule *lookup_cgroup_rule(const struct argguard_conf
 		return NULL; /* no cgroup of this set has a rule: nothing to walk */
 	k.cgroup_id = bpf_get_current_cgroup_id();
 	seen = bpf_map_lookup_elem(&argguard_cgroup_walks, &k);
-	if (seen && seen->generation == walk.generation) {
-		walk.ruled_ancestor = seen->ruled_ancestor;
+	if (seen && seen->generation == live->cgroup_generation) {
+		*walk = *seen;
 	} else {
-		if (walk_ancestors(k.set, &walk.ruled_ancestor)) {
+		walk->generation = live->cgroup_generation;
+		if (walk_ancestors(k.set, walk)) {
+			walk->n = 0;
 			d->rule_id = k.cgroup_id;
 			return &too_deep;
 		}
 		/* Kept only if the caller stayed put: a walk half in another cgroup is not its. */
 		if (bpf_get_current_cgroup_id() == k.cgroup_id)
-			bpf_map_update_elem(&argguard_cgroup_walks, &k, &walk, BPF_ANY);
+			bpf_map_update_elem(&argguard_cgroup_walks, &k, walk, BPF_ANY);
 	}
-	if (!walk.ruled_ancestor)
+	if (!walk->n)
 		return NULL;
-	k.cgroup_id = walk.ruled_ancestor;
-	path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
-	d->rule_id = walk.ruled_ancestor;
-	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
+	d->rule_id = walk->ruled[0];
+	return rule_of(k.set, walk->ruled[0]);
 }
 
 /*
@@ -363,22 +392,13 @@ static __always_inline long namespace_user(void)
 	return owner > 0 ? owner : -1;
 }
 
-/*
- * The most specific rule for the caller: nearest cgroup, then uid, then
- * global. The uid's rule is the caller's own, else its namespace user's.
- */
-static const struct argguard_rule *scope_rule(const struct argguard_config *live,
-					      struct decision *d)
+/* The caller's uid rule, its own else its namespace user's; with none, the global rule. */
+static const struct argguard_rule *user_rule(__u32 set, struct decision *d)
 {
-	struct argguard_uid_key uk = { .set = live->active_set };
+	struct argguard_uid_key uk = { .set = set };
 	const struct argguard_rule *rule;
 	long user;
 
-	rule = lookup_cgroup_rule(live, d);
-	if (rule) {
-		d->scope = ARGGUARD_SCOPE_CGROUP;
-		return rule;
-	}
 	uk.uid = (__u32)bpf_get_current_uid_gid();
 	rule = bpf_map_lookup_elem(&argguard_uid_rules, &uk);
 	if (!rule && (user = namespace_user()) >= 0) {
@@ -393,6 +413,80 @@ static const struct argguard_rule *scope_rule(const struct argguard_config *live
 	d->scope = ARGGUARD_SCOPE_GLOBAL;
 	d->rule_id = 0;
 	return bpf_map_lookup_elem(&argguard_global_rules, &uk.set);
+}
+
+/*
+ * The most specific rule for the caller: nearest cgroup, then uid, then
+ * global; and in *walk, the cgroup's ruled ancestors.
+ */
+static const struct argguard_rule *scope_rule(const struct argguard_config *live,
+					      struct decision *d, struct cgroup_walk *walk)
+{
+	const struct argguard_rule *rule = lookup_cgroup_rule(live, d, walk);
+
+	if (rule) {
+		d->scope = ARGGUARD_SCOPE_CGROUP;
+		return rule;
+	}
+	walk->n = 0;
+	return user_rule(live->active_set, d);
+}
+
+/* Keep in *d the harsher of two decisions; of equals, *d, the nearer rule's. */
+static void keep_harsher(struct decision *d, const struct decision *other)
+{
+	__u32 flags = d->flags;
+
+	if (other->verdict <= d->verdict)
+		return;
+	*d = *other;
+	d->flags |= flags;
+}
+
+/*
+ * A pattern's rule tightens (ARGGUARD_RULE_TIGHTENS): judge the exec by
+ * what is above it too. Each further ruled ancestor of walk; then, if the
+ * last of them tightens as well, the uid or global rule; or, past what a
+ * walk keeps, the set's unindexed_rule, stricter than any. The harshest
+ * verdict stands in *d. A global function, verified once.
+ */
+__noinline int judge_above(const struct cgroup_walk *walk, __u32 set, const struct exec_sizes *sz,
+			   struct decision *d)
+{
+	const struct argguard_cgroup_index *index;
+	const struct argguard_rule *rule;
+	struct decision other;
+
+	if (!walk || !sz || !d)
+		return 0;
+	set &= 1;
+	for (__u32 i = 1; i < CGROUP_CHAIN && i < walk->n; i++) {
+		rule = rule_of(set, walk->ruled[i]);
+		if (!rule)
+			continue;
+		other = (struct decision){ .scope = ARGGUARD_SCOPE_CGROUP,
+					   .rule_id = walk->ruled[i] };
+		judge(rule, sz, &other);
+		keep_harsher(d, &other);
+	}
+	other = (struct decision){ .scope = ARGGUARD_SCOPE_CGROUP };
+	if (walk->overflow) {
+		index = bpf_map_lookup_elem(&argguard_cgroup_index, &set);
+		if (!index)
+			return 0;
+		rule = &index->unindexed_rule;
+		other.rule_id = bpf_get_current_cgroup_id();
+		other.flags = ARGGUARD_EV_CGROUP_UNINDEXED;
+	} else if (walk->open) {
+		rule = user_rule(set, &other);
+		if (!rule)
+			return 0;
+	} else {
+		return 0;
+	}
+	judge(rule, sz, &other);
+	keep_harsher(d, &other);
+	return 0;
 }
 
 struct head_copy {
@@ -788,6 +882,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	const struct argguard_settings *settings;
 	const struct argguard_rule *rule;
 	struct decision d = {}, empty = {};
+	struct cgroup_walk walk = {};
 	struct exec_sizes sz;
 	struct argguard_config live = {};
 	__u32 mode;
@@ -801,7 +896,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	if (!settings)
 		return 0;
 	mode = settings->mode;
-	rule = scope_rule(&live, &d);
+	rule = scope_rule(&live, &d, &walk);
 	if (mode == ARGGUARD_MODE_OFF || !rule) {
 		count(ARGGUARD_COUNTER(d.scope, ARGGUARD_VERDICT_ALLOW));
 		return 0;
@@ -809,6 +904,8 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
 	learn(rule, &sz, &d);
+	if (walk.n > 1 || walk.open || walk.overflow)
+		judge_above(&walk, live.active_set, &sz, &d);
 
 	if ((sz.flags & ARGGUARD_EV_EXACT_SIZES) && sz.orig_argc == 0) {
 		empty.scope = ARGGUARD_SCOPE_EMPTY_ARGV;

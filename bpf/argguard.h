@@ -180,6 +180,15 @@ struct argguard_rule {
 #define ARGGUARD_RULE_SIZES_BY_CGROUP (1U << 0)
 
 /*
+ * A cgroup rule by pattern, which whoever names a cgroup chooses: it judges
+ * on top of what would judge the cgroup without it (the next ruled ancestor
+ * up, and so on to the nearest literal rule; with none, the uid or global
+ * rule), and the harsher verdict stands. So no name buys a laxer limit.
+ * The loader sets it on every pattern's rule.
+ */
+#define ARGGUARD_RULE_TIGHTENS (1U << 1)
+
+/*
  * The one entry of the "config" map: which rule set execs read. A policy
  * lives whole in one of two sets (its settings and every rule); execs read
  * set active_set (0 or 1; other values read as active_set & 1), and a policy

@@ -231,14 +231,18 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 			      const char *cgroup_root)
 {
 	struct argguard_cgroup_key key;
+	struct argguard_rule rule;
 	int err;
 
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		memset(&key, 0, sizeof(key)); /* the whole key is hashed, padding too */
 		key.set = set;
 		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
-		if (bpf_map_update_elem(m->fd[PIN_CGROUP_RULES], &key, &p->cgroups[i].rule,
-					BPF_ANY))
+		rule = p->cgroups[i].rule;
+		rule.flags &= ~ARGGUARD_RULE_TIGHTENS;
+		if (cgroup_is_pattern(key.path))
+			rule.flags |= ARGGUARD_RULE_TIGHTENS;
+		if (bpf_map_update_elem(m->fd[PIN_CGROUP_RULES], &key, &rule, BPF_ANY))
 			return -errno;
 		if (cgroup_is_pattern(key.path))
 			continue;

@@ -92,3 +92,42 @@ test_cgroup_index_full_judges_new_cgroups_by_the_strictest_rule_and_says_so() {
 	expect E2BIG "100K + 1 in the ruled cgroup once indexed: its own rule" \
 		in_cgroup "$ABUSE_VICTIMS/new" "${ABUSE_OVER[@]}"
 }
+
+test_cgroup_pattern_a_user_named_docker_scope_gets_no_laxer_limit() {
+	local before record
+	trap abuse_cleanup EXIT
+	delegate_to_tester
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 2M" \
+		"[cgroup $ABUSE_DELEG]" "max_total_bytes = 64K" \
+		"[cgroup /**/docker-*.scope]" "max_total_bytes = 1M"
+	"${AS_TESTER[@]}" mkdir "$CG$ABUSE_DELEG/docker-evil.scope" ||
+		fail "the tester could not make its docker-evil.scope"
+	before=$(log_lines)
+	expect E2BIG "100000 in a user's own docker-evil.scope below a 64K rule" \
+		in_cgroup "$ABUSE_DELEG/docker-evil.scope" "$HELPERS/execsize" 100000 0 /bin/true
+	record=$(records_since "$before" 1)
+	assert_eq "cgroup $ABUSE_DELEG 65536" \
+		"$(jq -r '"\(.scope) \(.rule_cgroup) \(.limit_value)"' <<<"$record")" \
+		"the rule that denied it: the literal one above the pattern"
+	expect allowed "50000 there, under both" \
+		in_cgroup "$ABUSE_DELEG/docker-evil.scope" "$HELPERS/execsize" 50000 0 /bin/true
+}
+
+test_cgroup_pattern_nesting_a_laxer_pattern_in_a_stricter_one_gains_nothing() {
+	trap abuse_cleanup EXIT
+	delegate_to_tester
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 2M" \
+		"[cgroup /**/libpod-*.scope]" "max_total_bytes = 64K" \
+		"[cgroup /**/docker-*.scope]" "max_total_bytes = 1M"
+	"${AS_TESTER[@]}" mkdir -p "$CG$ABUSE_DELEG/libpod-a.scope/docker-b.scope" ||
+		fail "the tester could not make its nested scopes"
+	expect E2BIG "100000 in docker-b.scope, inside libpod-a.scope's 64K" \
+		in_cgroup "$ABUSE_DELEG/libpod-a.scope/docker-b.scope" "$HELPERS/execsize" 100000 0 /bin/true
+	expect E2BIG "1.5M in a pattern's cgroup with nothing ruled above: the pattern's 1M" \
+		in_cgroup "$ABUSE_DELEG/libpod-a.scope/docker-b.scope" "$HELPERS/execsize" 1500000 0 /bin/true
+	"${AS_TESTER[@]}" mkdir -p "$CG$ABUSE_DELEG/docker-c.scope"
+	expect allowed "100000 in a docker scope of its own: its pattern's 1M, under [global]" \
+		in_cgroup "$ABUSE_DELEG/docker-c.scope" "$HELPERS/execsize" 100000 0 /bin/true
+	expect E2BIG "1.5M there: the pattern tightens [global]'s 2M" \
+		in_cgroup "$ABUSE_DELEG/docker-c.scope" "$HELPERS/execsize" 1500000 0 /bin/true
+}
