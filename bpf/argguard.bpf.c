@@ -135,8 +135,13 @@ struct {
 	__uint(max_entries, 1024 * 1024);
 } argguard_events SEC(".maps");
 
-/* The token bucket for all records, as the time the next token is due (GCRA). */
-ARGGUARD_MAP(argguard_record_bucket, BPF_MAP_TYPE_ARRAY, 1, __u32, __u64);
+/*
+ * The token buckets for all records, as the time the next token is due
+ * (GCRA): RECORD_TOTAL, which every uid competes for, and RECORD_RESERVE,
+ * which a uid draws on only within its share (ARGGUARD_RECORD_SHARE).
+ */
+enum { RECORD_TOTAL, RECORD_RESERVE };
+ARGGUARD_MAP(argguard_record_bucket, BPF_MAP_TYPE_ARRAY, 2, __u32, __u64);
 
 /* One bucket per uid: one user's flood cannot spend another's records. */
 ARGGUARD_MAP(argguard_uid_buckets, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_MAX_RATED_UIDS, __u32,
@@ -669,31 +674,46 @@ static struct argguard_uid_bucket *uid_bucket(void)
 }
 
 /*
+ * A token of event_rate_total for b's uid. Half the total is a reserve that
+ * a uid draws on only within its share, 1/ARGGUARD_RECORD_SHARE of the
+ * total; the other half all uids compete for. Together, never more than
+ * the total.
+ */
+static bool take_total_token(struct argguard_uid_bucket *b, __u32 total)
+{
+	__u32 key = RECORD_RESERVE, reserve = total / 2, share = total / ARGGUARD_RECORD_SHARE;
+	__u64 *tat;
+
+	if (reserve && b && take_token(&b->share_tat, interval_of(share ? share : 1), 1)) {
+		tat = bpf_map_lookup_elem(&argguard_record_bucket, &key);
+		if (tat && take_token(tat, interval_of(reserve), reserve))
+			return true;
+	}
+	key = RECORD_TOTAL;
+	tat = bpf_map_lookup_elem(&argguard_record_bucket, &key);
+	return !tat || take_token(tat, interval_of(total - reserve), total - reserve);
+}
+
+/*
  * May one more record go out? First the caller's uid bucket (event_rate),
- * then the one for all (event_rate_total). The decision is always made and
+ * then the ones for all (event_rate_total). The decision is always made and
  * counted; only its record is held back, and counted as suppressed, in all
  * and for the uid. A global function, verified once, like fill_record().
  */
 __noinline int rate_allows(const struct argguard_settings *settings)
 {
 	struct argguard_uid_bucket *b = NULL;
-	__u32 zero = 0;
-	__u64 *tat;
 
 	if (!settings)
 		return true;
-	if (settings->event_rate) {
+	if (settings->event_rate || settings->event_rate_total)
 		b = uid_bucket();
-		if (b && !take_token(&b->tat, interval_of(settings->event_rate),
-				     settings->event_burst ? settings->event_burst : 1))
-			goto held;
-	}
-	if (settings->event_rate_total) {
-		tat = bpf_map_lookup_elem(&argguard_record_bucket, &zero);
-		if (tat && !take_token(tat, interval_of(settings->event_rate_total),
-				       settings->event_rate_total))
-			goto held;
-	}
+	if (settings->event_rate && b &&
+	    !take_token(&b->tat, interval_of(settings->event_rate),
+			settings->event_burst ? settings->event_burst : 1))
+		goto held;
+	if (settings->event_rate_total && !take_total_token(b, settings->event_rate_total))
+		goto held;
 	return true;
 held:
 	if (b || (b = uid_bucket()))

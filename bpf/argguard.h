@@ -217,13 +217,23 @@ struct argguard_settings {
 
 /*
  * The "uid_buckets" map, by uid: the uid's token bucket for records (the
- * time its next token is due, GCRA), and how many of its records the rate
- * limits held back, for the summaries.
+ * time its next token is due, GCRA), its share of event_rate_total (the
+ * same, at ARGGUARD_RECORD_SHARE of the total's rate), and how many of its
+ * records the rate limits held back, for the summaries.
  */
 struct argguard_uid_bucket {
 	__u64 tat;
 	__u64 suppressed;
+	__u64 share_tat;
 };
+
+/*
+ * Half of event_rate_total is a reserve, from which each uid may take
+ * 1/ARGGUARD_RECORD_SHARE of the total before it competes for the other
+ * half: fewer than half this many uids, flooding together, cannot hold back
+ * another uid's record.
+ */
+#define ARGGUARD_RECORD_SHARE 64
 
 /*
  * The one entry of the "probe" map: the daemon's enforcement probe. An exec

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# What a user who may make cgroups (every login user may, below
-# user@UID.service) can do to cgroup rules by making, naming or nesting
-# cgroups: none of it may switch a rule off or loosen it, and where argguard
-# cannot keep up it judges more strictly, never less, and says so. Sourced by
-# the stock suites too (stock/cgroup_abuse.sh): none of it needs the series.
+# What a user with a login may try against argguard. A user may make
+# cgroups (every login user may, below user@UID.service): making, naming or
+# nesting them must neither switch a rule off nor loosen it, and where
+# argguard cannot keep up it judges more strictly, never less, and says so.
+# A few users flooding records must not hold back another's. Sourced by the
+# stock suites too (stock/abuse.sh): none of it needs the series.
 
 ABUSE_DELEG=/argguard-t-deleg
 ABUSE_VICTIMS=/argguard-t-victims
@@ -130,4 +131,30 @@ test_cgroup_pattern_nesting_a_laxer_pattern_in_a_stricter_one_gains_nothing() {
 		in_cgroup "$ABUSE_DELEG/docker-c.scope" "$HELPERS/execsize" 100000 0 /bin/true
 	expect E2BIG "1.5M there: the pattern tightens [global]'s 2M" \
 		in_cgroup "$ABUSE_DELEG/docker-c.scope" "$HELPERS/execsize" 1500000 0 /bin/true
+}
+
+test_records_twenty_uids_flooding_leave_another_uids_record_on_file() {
+	local uid flood=() before quiet summary
+	trap restore_policy EXIT
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K" \
+		"event_rate = 1000" "event_burst = 1000" "event_rate_total = 100"
+	before=$(log_lines)
+	for uid in $(seq 2001 2020); do
+		setpriv --reuid="$uid" --regid="$uid" --clear-groups "$HELPERS/exec_storm" 600 8000 \
+			>/dev/null &
+		flood+=($!)
+	done
+	sleep 2 # the contested half of event_rate_total is spent by now
+	expect E2BIG "nobody's one offending exec, during the flood" \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$HELPERS/execsize" 8000 0 /bin/true
+	wait "${flood[@]}" || fail "the flood had an exec allowed"
+	sleep 2.5 # the summary
+	restore_policy
+	quiet=$(tail -n +$((before + 1)) "$EVENT_LOG" |
+		jq -c 'select(.uid == 65534 and .comm == "execsize" and .verdict == "deny")')
+	summary=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -c 'select(.verdict == "summary")' |
+		jq -s -c 'map(.suppressed) | add')
+	echo "records held back from the 20 uids: $summary; nobody's record: ${quiet:0:120}..."
+	((summary > 0)) || fail "expected the flood to be held back by event_rate_total"
+	[[ -n $quiet ]] || fail "nobody's record was held back by 20 uids' flood"
 }
