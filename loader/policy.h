@@ -177,20 +177,23 @@ struct policy_admin {
 	char group[64];
 };
 
-/* The admins among the uids that p's [uid N] and [user NAME] rules name. */
+/* The uids that administer the machine, as policy_admins_lookup() finds them. */
 struct policy_admins {
 	struct policy_admin *list;
 	size_t n;
 };
 
 /*
- * Look up which uids that p's uid rules name are members of p's admin
- * groups (or, without admin_groups, of those of POLICY_DEFAULT_ADMIN_GROUPS
- * that exist): a member is named in the group's member list, or has the
- * group as its primary group. Root is not looked up: it is always an
- * admin. Returns 0, or -ENOMEM with out empty.
+ * Look up the members of p's admin groups (or, without admin_groups, of
+ * those of POLICY_DEFAULT_ADMIN_GROUPS that exist): each uid a group names
+ * in its member list, and those that have the group as their primary group
+ * among the uids that p's uid rules name, whose slice ("user-UID.slice") a
+ * cgroup rule's path names, or that have a slice under
+ * cgroup_root/user.slice now (cgroup_root NULL: none). Root is not looked
+ * up: it is always an admin. Returns 0, or -ENOMEM with out empty.
  */
-int policy_admins_lookup(const struct policy *p, struct policy_admins *out);
+int policy_admins_lookup(const struct policy *p, const char *cgroup_root,
+			 struct policy_admins *out);
 void policy_admins_free(struct policy_admins *a);
 
 /*

@@ -7,6 +7,7 @@
 #include "log.h"
 #include "policy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -102,67 +103,142 @@ static const struct policy_admin *find_admin(const struct policy_admins *a, uint
 	return NULL;
 }
 
-/* Does a uid rule name uid? */
-static bool rule_names_uid(const struct policy *p, uint32_t uid)
+/* Is the len bytes at name "user-UID.slice", systemd's slice of one user? Its uid into *uid. */
+static bool user_slice_uid(const char *name, size_t len, uint32_t *uid)
 {
-	for (size_t i = 0; i < p->n_uids; i++)
-		if (p->uids[i].uid == uid)
-			return true;
-	return false;
+	const size_t head = strlen("user-"), tail = strlen(".slice");
+	unsigned long long n = 0;
+	size_t i;
+
+	if (len <= head + tail || strncmp(name, "user-", head) ||
+	    strncmp(name + len - tail, ".slice", tail))
+		return false;
+	for (i = head; i < len - tail; i++) {
+		if (name[i] < '0' || name[i] > '9' || n > UINT32_MAX / 10)
+			return false;
+		n = n * 10 + (unsigned int)(name[i] - '0');
+	}
+	if (n >= UINT32_MAX)
+		return false;
+	*uid = (uint32_t)n;
+	return true;
+}
+
+/* The admin groups as this machine knows them: p's, or the defaults it has. */
+struct admin_gids {
+	const char *const *names;
+	size_t n;
+	gid_t *gids;
+	bool *exists;
+};
+
+/* uid as an admin if its primary group is an admin group. */
+static int add_by_primary_group(const struct admin_gids *g, uint32_t uid, struct policy_admins *out)
+{
+	struct passwd *pw;
+
+	if (!uid || find_admin(out, uid))
+		return 0;
+	pw = getpwuid(uid);
+	for (size_t i = 0; pw && i < g->n; i++)
+		if (g->exists[i] && pw->pw_gid == g->gids[i])
+			return add_admin(out, uid, pw->pw_name, g->names[i]);
+	return 0;
+}
+
+/* The uids whose slice ("user-UID.slice") a cgroup rule's path names, by primary group. */
+static int add_slices_named(const struct policy *p, const struct admin_gids *g,
+			    struct policy_admins *out)
+{
+	const char *c;
+	uint32_t uid;
+	size_t n;
+	int ret;
+
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		for (c = p->cgroups[i].path; *c; c += n) {
+			c += strspn(c, "/");
+			n = strcspn(c, "/");
+			if (!user_slice_uid(c, n, &uid))
+				continue;
+			ret = add_by_primary_group(g, uid, out);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }
 
 /*
- * First the members that each group lists, in the order the file names the
- * groups; then, for each uid a rule names, its primary group. Only those
- * uids are looked up, so a large user directory is never walked.
+ * The uids with a slice under cgroup_root/user.slice, logged in or lingering
+ * now, by primary group. A cgroup tree that cannot be read adds none: the
+ * gate judges every admin it knows of by the cgroups systemd would give them.
  */
-int policy_admins_lookup(const struct policy *p, struct policy_admins *out)
+static int add_slices_present(const char *cgroup_root, const struct admin_gids *g,
+			      struct policy_admins *out)
 {
-	size_t n_groups;
-	const char *const *groups = admin_group_names(p, &n_groups);
-	gid_t *gids = calloc(n_groups, sizeof(*gids));
-	bool *exists = calloc(n_groups, sizeof(*exists));
+	char dir[4096];
+	struct dirent *e;
+	uint32_t uid;
+	DIR *d;
+	int ret = 0;
+
+	if (!cgroup_root)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/user.slice", cgroup_root);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!ret && (e = readdir(d)))
+		if (user_slice_uid(e->d_name, strlen(e->d_name), &uid))
+			ret = add_by_primary_group(g, uid, out);
+	closedir(d);
+	return ret;
+}
+
+/*
+ * First every member that each group lists, in the order the file names
+ * the groups; then, by their primary group, the uids that uid rules name,
+ * that cgroup rules name the slice of, and that have a slice now. Only
+ * those uids are looked up, so a large user directory is never walked.
+ */
+int policy_admins_lookup(const struct policy *p, const char *cgroup_root, struct policy_admins *out)
+{
+	struct admin_gids g = { 0 };
 	struct passwd *pw;
 	struct group *gr;
 	int ret = -ENOMEM;
 
 	*out = (struct policy_admins){ 0 };
-	if (!gids || !exists)
+	g.names = admin_group_names(p, &g.n);
+	g.gids = calloc(g.n, sizeof(*g.gids));
+	g.exists = calloc(g.n, sizeof(*g.exists));
+	if (!g.gids || !g.exists)
 		goto out;
-	for (size_t g = 0; g < n_groups; g++) {
-		gr = getgrnam(groups[g]);
+	for (size_t i = 0; i < g.n; i++) {
+		gr = getgrnam(g.names[i]);
 		if (!gr)
 			continue; /* a default group this machine lacks, or one gone since the parse */
-		exists[g] = true;
-		gids[g] = gr->gr_gid;
+		g.exists[i] = true;
+		g.gids[i] = gr->gr_gid;
 		for (char **m = gr->gr_mem; *m; m++) {
 			pw = getpwnam(*m);
-			if (pw && pw->pw_uid && rule_names_uid(p, pw->pw_uid) &&
-			    !find_admin(out, pw->pw_uid) &&
-			    add_admin(out, pw->pw_uid, *m, groups[g]))
+			if (pw && pw->pw_uid && !find_admin(out, pw->pw_uid) &&
+			    add_admin(out, pw->pw_uid, *m, g.names[i]))
 				goto out;
 		}
 	}
-	for (size_t i = 0; i < p->n_uids; i++) {
-		uint32_t uid = p->uids[i].uid;
-
-		if (!uid || find_admin(out, uid))
-			continue;
-		pw = getpwuid(uid);
-		for (size_t g = 0; pw && g < n_groups; g++) {
-			if (!exists[g] || pw->pw_gid != gids[g])
-				continue;
-			if (add_admin(out, uid, pw->pw_name, groups[g]))
-				goto out;
-			break;
-		}
-	}
+	for (size_t i = 0; i < p->n_uids; i++)
+		if (add_by_primary_group(&g, p->uids[i].uid, out))
+			goto out;
+	if (add_slices_named(p, &g, out) || add_slices_present(cgroup_root, &g, out))
+		goto out;
 	ret = 0;
 out:
 	if (ret)
 		policy_admins_free(out);
-	free(gids);
-	free(exists);
+	free(g.gids);
+	free(g.exists);
 	return ret;
 }
 
@@ -274,7 +350,7 @@ int policy_lockout_gate(const struct policy *p, const struct policy_admins *admi
 int policy_lockout_gate_here(const struct policy *p, const char *name, bool force)
 {
 	struct policy_admins admins;
-	int ret = policy_admins_lookup(p, &admins);
+	int ret = policy_admins_lookup(p, DEFAULT_CGROUP_ROOT, &admins);
 
 	if (ret) {
 		log_error("%s: failed to look up the admin groups' members: %s", name,

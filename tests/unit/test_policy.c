@@ -698,6 +698,15 @@ static bool host_user_with_primary_group(uint32_t *uid, char *group, size_t grou
 	return found;
 }
 
+/* Is uid among admins, as a member of group? */
+static bool found_admin(const struct policy_admins *admins, uint32_t uid, const char *group)
+{
+	for (size_t i = 0; i < admins->n; i++)
+		if (admins->list[i].uid == uid)
+			return !strcmp(admins->list[i].group, group);
+	return false;
+}
+
 static void lookup_finds_members_by_primary_group(void)
 {
 	struct policy_admins admins;
@@ -714,10 +723,32 @@ static void lookup_finds_members_by_primary_group(void)
 			 "max_envc = 1\n",
 		 group, uid);
 	CHECK(parse(text, &p, err, sizeof(err)) == 0, "admin_groups = %s parses (%s)", group, err);
-	CHECK(policy_admins_lookup(&p, &admins) == 0 && admins.n == 1 &&
-		      admins.list[0].uid == uid && !strcmp(admins.list[0].group, group),
-	      "uid %u, whose primary group is %s, is its one admin (found %zu)", uid, group,
-	      admins.n);
+	CHECK(policy_admins_lookup(&p, NULL, &admins) == 0 && found_admin(&admins, uid, group) &&
+		      !found_admin(&admins, 4294967294, group),
+	      "uid %u, whose primary group is %s, is an admin and uid 4294967294 none (found %zu)",
+	      uid, group, admins.n);
+	policy_admins_free(&admins);
+	policy_free(&p);
+}
+
+/* Issue 38: an admin by primary group whom only a cgroup rule names, by their slice. */
+static void lookup_finds_the_admin_whose_slice_a_cgroup_rule_names(void)
+{
+	struct policy_admins admins;
+	struct policy p;
+	char text[512], group[256] = "", err[256] = "";
+	uint32_t uid = 0;
+
+	if (!host_user_with_primary_group(&uid, group, sizeof(group)))
+		return; /* lookup_finds_members_by_primary_group() says so */
+	snprintf(text, sizeof(text),
+		 ENFORCE "admin_groups = %s\n[cgroup /user.slice/user-%u.slice/*]\n"
+			 "max_total_bytes = 1K\n",
+		 group, uid);
+	CHECK(parse(text, &p, err, sizeof(err)) == 0, "admin_groups = %s parses (%s)", group, err);
+	CHECK(policy_admins_lookup(&p, NULL, &admins) == 0 && found_admin(&admins, uid, group),
+	      "uid %u, whose slice the rule names, is an admin by its primary group %s", uid,
+	      group);
 	policy_admins_free(&admins);
 	policy_free(&p);
 }
@@ -844,6 +875,7 @@ int main(void)
 	tight_rule_for_a_user_who_is_no_admin_is_no_lockout();
 	cgroup_rule_on_an_admins_user_slice_is_a_lockout();
 	lookup_finds_members_by_primary_group();
+	lookup_finds_the_admin_whose_slice_a_cgroup_rule_names();
 	admin_groups_print_and_read_back();
 	admin_groups_bad_values_are_errors();
 	return check_done();
