@@ -184,20 +184,23 @@ struct policy_admin {
 	char group[64];
 };
 
-/* The admins among the uids that p's [uid N] and [user NAME] rules name. */
+/* The uids that administer the machine, as policy_admins_lookup() finds them. */
 struct policy_admins {
 	struct policy_admin *list;
 	size_t n;
 };
 
 /*
- * Look up which uids that p's uid rules name are members of p's admin
- * groups (or, without admin_groups, of those of POLICY_DEFAULT_ADMIN_GROUPS
- * that exist): a member is named in the group's member list, or has the
- * group as its primary group. Root is not looked up: it is always an
- * admin. Returns 0, or -ENOMEM with out empty.
+ * Look up the members of p's admin groups (or, without admin_groups, of
+ * those of POLICY_DEFAULT_ADMIN_GROUPS that exist): each uid a group names
+ * in its member list, and those that have the group as their primary group
+ * among the uids that p's uid rules name, whose slice ("user-UID.slice") a
+ * cgroup rule's path names, or that have a slice under
+ * cgroup_root/user.slice now (cgroup_root NULL: none). Root is not looked
+ * up: it is always an admin. Returns 0, or -ENOMEM with out empty.
  */
-int policy_admins_lookup(const struct policy *p, struct policy_admins *out);
+int policy_admins_lookup(const struct policy *p, const char *cgroup_root,
+			 struct policy_admins *out);
 void policy_admins_free(struct policy_admins *a);
 
 /*
@@ -206,17 +209,24 @@ void policy_admins_free(struct policy_admins *a);
  * enforce mode, commands as common as "argguard policy apply FILE" from
  * root's shell or through sudo? The rules that count are [global] (sudo
  * runs as the admin's own uid), [setuid] (sudo, su), [uid 0], the uid rule
- * of each admin in admins (NULL: none), and [cgroup] rules on "/",
- * "/init.scope", "/system.slice", "/user.slice" and below it (login
- * sessions), and on ssh and getty units below "/system.slice". Returns 0 if
- * none does; 1 if one does but force (--force) or the file's own
- * "allow_lockout = yes" lets it through, with a warning logged; -EPERM if it
- * is refused, with an error logged. Either message starts "NAME:LINE:
- * [section] key = value", names the first such rule, for an admin's rule
- * the group that makes it one, and says what to do.
+ * of each admin in admins (NULL: none), and each [cgroup] rule, a path or
+ * a pattern, that holds where root or an admin works: in their slice
+ * "/user.slice/user-UID.slice", its session scopes (those under cgroup_root
+ * now, cgroup_root NULL for none, and "session-1.scope" and
+ * "session-c1.scope" always), their "user@UID.service" and its app.slice,
+ * session.slice and init.scope; and on "/", "/init.scope",
+ * "/system.slice", "/user.slice" and below it, and on ssh and getty units
+ * below "/system.slice" (for a pattern, the sample cgroups there that
+ * admin_cgroup() lists). Returns 0 if none does; 1 if one does but force
+ * (--force) or the file's own "allow_lockout = yes" lets it through, with a
+ * warning logged; -EPERM if it is refused, with an error logged; -ENOMEM,
+ * logged. Either message starts "NAME:LINE: [section] key = value", names
+ * the first such rule, for an admin's rule the group that makes it one, for
+ * a cgroup rule that holds in a session the admin's uid and that cgroup,
+ * and says what to do.
  */
 int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
-			const char *name, bool force);
+			const char *cgroup_root, const char *name, bool force);
 
 /* Room for the message policy_lockout_gate() logs, for a caller that captures it. */
 #define POLICY_LOCKOUT_MSG 5120

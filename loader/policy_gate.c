@@ -7,6 +7,7 @@
 #include "log.h"
 #include "policy.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -32,7 +33,8 @@ static enum policy_limit locking_limit(const struct argguard_rule *r)
 /*
  * Does a cgroup rule at path hold for root's shell, sudo, or what starts
  * them: the root, systemd's own scope, the system and user slices, a login
- * session, or an ssh or getty unit?
+ * session, or an ssh or getty unit? A pattern is tried on sample cgroups
+ * there, as well as on root's and the admins' own (admin_cgroup_held()).
  */
 static bool admin_cgroup(const char *path)
 {
@@ -102,67 +104,142 @@ static const struct policy_admin *find_admin(const struct policy_admins *a, uint
 	return NULL;
 }
 
-/* Does a uid rule name uid? */
-static bool rule_names_uid(const struct policy *p, uint32_t uid)
+/* Is the len bytes at name "user-UID.slice", systemd's slice of one user? Its uid into *uid. */
+static bool user_slice_uid(const char *name, size_t len, uint32_t *uid)
 {
-	for (size_t i = 0; i < p->n_uids; i++)
-		if (p->uids[i].uid == uid)
-			return true;
-	return false;
+	const size_t head = strlen("user-"), tail = strlen(".slice");
+	unsigned long long n = 0;
+	size_t i;
+
+	if (len <= head + tail || strncmp(name, "user-", head) ||
+	    strncmp(name + len - tail, ".slice", tail))
+		return false;
+	for (i = head; i < len - tail; i++) {
+		if (name[i] < '0' || name[i] > '9' || n > UINT32_MAX / 10)
+			return false;
+		n = n * 10 + (unsigned int)(name[i] - '0');
+	}
+	if (n >= UINT32_MAX)
+		return false;
+	*uid = (uint32_t)n;
+	return true;
+}
+
+/* The admin groups as this machine knows them: p's, or the defaults it has. */
+struct admin_gids {
+	const char *const *names;
+	size_t n;
+	gid_t *gids;
+	bool *exists;
+};
+
+/* uid as an admin if its primary group is an admin group. */
+static int add_by_primary_group(const struct admin_gids *g, uint32_t uid, struct policy_admins *out)
+{
+	struct passwd *pw;
+
+	if (!uid || find_admin(out, uid))
+		return 0;
+	pw = getpwuid(uid);
+	for (size_t i = 0; pw && i < g->n; i++)
+		if (g->exists[i] && pw->pw_gid == g->gids[i])
+			return add_admin(out, uid, pw->pw_name, g->names[i]);
+	return 0;
+}
+
+/* The uids whose slice ("user-UID.slice") a cgroup rule's path names, by primary group. */
+static int add_slices_named(const struct policy *p, const struct admin_gids *g,
+			    struct policy_admins *out)
+{
+	const char *c;
+	uint32_t uid;
+	size_t n;
+	int ret;
+
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		for (c = p->cgroups[i].path; *c; c += n) {
+			c += strspn(c, "/");
+			n = strcspn(c, "/");
+			if (!user_slice_uid(c, n, &uid))
+				continue;
+			ret = add_by_primary_group(g, uid, out);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
 }
 
 /*
- * First the members that each group lists, in the order the file names the
- * groups; then, for each uid a rule names, its primary group. Only those
- * uids are looked up, so a large user directory is never walked.
+ * The uids with a slice under cgroup_root/user.slice, logged in or lingering
+ * now, by primary group. A cgroup tree that cannot be read adds none: the
+ * gate judges every admin it knows of by the cgroups systemd would give them.
  */
-int policy_admins_lookup(const struct policy *p, struct policy_admins *out)
+static int add_slices_present(const char *cgroup_root, const struct admin_gids *g,
+			      struct policy_admins *out)
 {
-	size_t n_groups;
-	const char *const *groups = admin_group_names(p, &n_groups);
-	gid_t *gids = calloc(n_groups, sizeof(*gids));
-	bool *exists = calloc(n_groups, sizeof(*exists));
+	char dir[4096];
+	struct dirent *e;
+	uint32_t uid;
+	DIR *d;
+	int ret = 0;
+
+	if (!cgroup_root)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/user.slice", cgroup_root);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!ret && (e = readdir(d)))
+		if (user_slice_uid(e->d_name, strlen(e->d_name), &uid))
+			ret = add_by_primary_group(g, uid, out);
+	closedir(d);
+	return ret;
+}
+
+/*
+ * First every member that each group lists, in the order the file names
+ * the groups; then, by their primary group, the uids that uid rules name,
+ * that cgroup rules name the slice of, and that have a slice now. Only
+ * those uids are looked up, so a large user directory is never walked.
+ */
+int policy_admins_lookup(const struct policy *p, const char *cgroup_root, struct policy_admins *out)
+{
+	struct admin_gids g = { 0 };
 	struct passwd *pw;
 	struct group *gr;
 	int ret = -ENOMEM;
 
 	*out = (struct policy_admins){ 0 };
-	if (!gids || !exists)
+	g.names = admin_group_names(p, &g.n);
+	g.gids = calloc(g.n, sizeof(*g.gids));
+	g.exists = calloc(g.n, sizeof(*g.exists));
+	if (!g.gids || !g.exists)
 		goto out;
-	for (size_t g = 0; g < n_groups; g++) {
-		gr = getgrnam(groups[g]);
+	for (size_t i = 0; i < g.n; i++) {
+		gr = getgrnam(g.names[i]);
 		if (!gr)
 			continue; /* a default group this machine lacks, or one gone since the parse */
-		exists[g] = true;
-		gids[g] = gr->gr_gid;
+		g.exists[i] = true;
+		g.gids[i] = gr->gr_gid;
 		for (char **m = gr->gr_mem; *m; m++) {
 			pw = getpwnam(*m);
-			if (pw && pw->pw_uid && rule_names_uid(p, pw->pw_uid) &&
-			    !find_admin(out, pw->pw_uid) &&
-			    add_admin(out, pw->pw_uid, *m, groups[g]))
+			if (pw && pw->pw_uid && !find_admin(out, pw->pw_uid) &&
+			    add_admin(out, pw->pw_uid, *m, g.names[i]))
 				goto out;
 		}
 	}
-	for (size_t i = 0; i < p->n_uids; i++) {
-		uint32_t uid = p->uids[i].uid;
-
-		if (!uid || find_admin(out, uid))
-			continue;
-		pw = getpwuid(uid);
-		for (size_t g = 0; pw && g < n_groups; g++) {
-			if (!exists[g] || pw->pw_gid != gids[g])
-				continue;
-			if (add_admin(out, uid, pw->pw_name, groups[g]))
-				goto out;
-			break;
-		}
-	}
+	for (size_t i = 0; i < p->n_uids; i++)
+		if (add_by_primary_group(&g, p->uids[i].uid, out))
+			goto out;
+	if (add_slices_named(p, &g, out) || add_slices_present(cgroup_root, &g, out))
+		goto out;
 	ret = 0;
 out:
 	if (ret)
 		policy_admins_free(out);
-	free(gids);
-	free(exists);
+	free(g.gids);
+	free(g.exists);
 	return ret;
 }
 
@@ -172,6 +249,142 @@ void policy_admins_free(struct policy_admins *a)
 	*a = (struct policy_admins){ 0 };
 }
 
+/* Room for a cgroup path in an admin's slice: a session's name is 255 bytes at most. */
+#define ADMIN_CGROUP_LEN 512
+
+/* A cgroup that an admin's shell or sudo runs in, and whose. */
+struct admin_cgroup {
+	const struct policy_admin *who;
+	char path[ADMIN_CGROUP_LEN];
+};
+
+struct admin_cgroups {
+	struct admin_cgroup *list;
+	size_t n;
+};
+
+static int add_admin_cgroup(struct admin_cgroups *c, const struct policy_admin *who,
+			    const char *dir, const char *leaf)
+{
+	struct admin_cgroup *more = realloc(c->list, (c->n + 1) * sizeof(*more));
+
+	if (!more)
+		return -ENOMEM;
+	c->list = more;
+	more = &c->list[c->n++];
+	more->who = who;
+	snprintf(more->path, sizeof(more->path), "%s%s", dir, leaf);
+	return 0;
+}
+
+/* The session scopes ("session-N.scope") that cgroup_root holds in slice now. */
+static int add_live_sessions(struct admin_cgroups *c, const struct policy_admin *who,
+			     const char *cgroup_root, const char *slice)
+{
+	const size_t head = strlen("session-"), tail = strlen(".scope");
+	char dir[4096], leaf[258];
+	struct dirent *e;
+	size_t len;
+	DIR *d;
+	int ret = 0;
+
+	if (!cgroup_root)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s%s", cgroup_root, slice);
+	d = opendir(dir);
+	if (!d)
+		return 0; /* no one logged in: the sessions systemd would make stand for them */
+	while (!ret && (e = readdir(d))) {
+		len = strlen(e->d_name);
+		if (len <= head + tail || strncmp(e->d_name, "session-", head) ||
+		    strcmp(e->d_name + len - tail, ".scope"))
+			continue;
+		snprintf(leaf, sizeof(leaf), "/%s", e->d_name);
+		ret = add_admin_cgroup(c, who, slice, leaf);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Where who's shells and sudo run, as systemd names it: the user's slice,
+ * its login sessions (those in cgroup_root now; then a console and a
+ * non-console one, so a pattern for sessions counts with no one logged in),
+ * and the user's service manager with the units it starts.
+ */
+static int add_user_cgroups(struct admin_cgroups *c, const struct policy_admin *who,
+			    const char *cgroup_root)
+{
+	static const char *const in_slice[] = { "", "/session-1.scope", "/session-c1.scope" };
+	static const char *const in_service[] = { "", "/app.slice", "/session.slice",
+						  "/init.scope" };
+	char slice[64], service[96];
+	int ret;
+
+	snprintf(slice, sizeof(slice), "/user.slice/user-%u.slice", who->uid);
+	snprintf(service, sizeof(service), "%s/user@%u.service", slice, who->uid);
+	ret = add_admin_cgroup(c, who, slice, in_slice[0]);
+	if (!ret)
+		ret = add_live_sessions(c, who, cgroup_root, slice);
+	for (size_t i = 1; !ret && i < sizeof(in_slice) / sizeof(in_slice[0]); i++)
+		ret = add_admin_cgroup(c, who, slice, in_slice[i]);
+	for (size_t i = 0; !ret && i < sizeof(in_service) / sizeof(in_service[0]); i++)
+		ret = add_admin_cgroup(c, who, service, in_service[i]);
+	return ret;
+}
+
+static const struct policy_admin root_admin = { .uid = 0, .user = "root", .group = "root" };
+
+/* The cgroups of root's and each admin's sessions into *c. 0, or -ENOMEM with *c empty. */
+static int admin_cgroups_find(const struct policy_admins *admins, const char *cgroup_root,
+			      struct admin_cgroups *c)
+{
+	int ret;
+
+	*c = (struct admin_cgroups){ 0 };
+	ret = add_user_cgroups(c, &root_admin, cgroup_root);
+	for (size_t i = 0; !ret && admins && i < admins->n; i++)
+		ret = add_user_cgroups(c, &admins->list[i], cgroup_root);
+	if (ret) {
+		free(c->list);
+		*c = (struct admin_cgroups){ 0 };
+	}
+	return ret;
+}
+
+/*
+ * Does the cgroup rule at rule, a path or a pattern, hold for the cgroup at
+ * path? It does if it matches path or one of its ancestors: a rule holds
+ * for the cgroups below those it matches.
+ */
+static bool rule_holds_in(const char *rule, const char *path)
+{
+	bool pattern = cgroup_is_pattern(rule);
+	char at[ADMIN_CGROUP_LEN];
+	char *slash;
+
+	if (!strcmp(rule, "/"))
+		return true;
+	snprintf(at, sizeof(at), "%s", path);
+	do {
+		if (pattern ? cgroup_pattern_match(rule, at, NULL) : !strcmp(rule, at))
+			return true;
+		slash = strrchr(at, '/');
+		if (slash)
+			*slash = '\0';
+	} while (slash && slash != at);
+	return false;
+}
+
+/* The first of the admins' cgroups that the cgroup rule at rule holds for; NULL if none. */
+static const struct admin_cgroup *admin_cgroup_held(const char *rule, const struct admin_cgroups *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (rule_holds_in(rule, c->list[i].path))
+			return &c->list[i];
+	return NULL;
+}
+
 /* A rule that locks admins out: where it is, and whom it locks out. */
 struct lockout {
 	unsigned int line;
@@ -179,6 +392,7 @@ struct lockout {
 	const struct argguard_rule *rule;
 	enum policy_limit limit;
 	const struct policy_admin *who; /* the admin the rule holds for; NULL: root and sudo */
+	char cgroup[ADMIN_CGROUP_LEN]; /* the cgroup of who's it holds in; "" if none named */
 };
 
 /* Does the rule r lock admins out? Into *out if so. */
@@ -195,11 +409,39 @@ static bool rule_locks_out(unsigned int line, const char *section, const struct 
 }
 
 /*
+ * The first cgroup rule of p that would deny root or an admin in one of
+ * their sessions' cgroups (cgroups), or in a cgroup that admin_cgroup()
+ * names, into *out.
+ */
+static bool find_cgroup_lockout(const struct policy *p, const struct admin_cgroups *cgroups,
+				struct lockout *out)
+{
+	const struct admin_cgroup *held;
+	char section[4096 + 8];
+
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (locking_limit(&p->cgroups[i].rule) == POLICY_NR_LIMITS)
+			continue;
+		held = admin_cgroup_held(p->cgroups[i].path, cgroups);
+		if (!held && !admin_cgroup(p->cgroups[i].path))
+			continue;
+		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
+		if (!rule_locks_out(p->cgroups[i].line, section, &p->cgroups[i].rule,
+				    held ? held->who : NULL, out))
+			continue;
+		if (held)
+			snprintf(out->cgroup, sizeof(out->cgroup), "%s", held->path);
+		return true;
+	}
+	return false;
+}
+
+/*
  * The first rule of p that root's shell or sudo would meet, and that would
  * deny them (policy_lockout_gate() says which count), into *out.
  */
 static bool find_lockout(const struct policy *p, const struct policy_admins *admins,
-			 struct lockout *out)
+			 const struct admin_cgroups *cgroups, struct lockout *out)
 {
 	const struct policy_admin *admin;
 	char section[4096 + 8];
@@ -217,14 +459,7 @@ static bool find_lockout(const struct policy *p, const struct policy_admins *adm
 		if (rule_locks_out(p->uids[i].line, section, &p->uids[i].rule, admin, out))
 			return true;
 	}
-	for (size_t i = 0; i < p->n_cgroups; i++) {
-		if (!admin_cgroup(p->cgroups[i].path))
-			continue;
-		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
-		if (rule_locks_out(p->cgroups[i].line, section, &p->cgroups[i].rule, NULL, out))
-			return true;
-	}
-	return false;
+	return find_cgroup_lockout(p, cgroups, out);
 }
 
 /* Log the lockout at priority, naming FILE:LINE, the rule, whom it locks out, and verdict. */
@@ -234,9 +469,17 @@ static void log_lockout(int priority, const char *name, const struct lockout *k,
 	const struct policy_limit_info *limit = &policy_limits[k->limit];
 	uint64_t least = limit->lockout_floor;
 	bool in_k = limit->unit == POLICY_BYTES && !(least % 1024);
-	char whose[512];
+	char whose[1024];
 
-	if (k->who)
+	if (k->cgroup[0] && !k->who->uid)
+		snprintf(whose, sizeof(whose), "for root's (uid 0) shell and sudo in %s",
+			 k->cgroup);
+	else if (k->cgroup[0])
+		snprintf(whose, sizeof(whose),
+			 "%s (uid %u) is in group %s, which administers this machine "
+			 "(admin_groups): for %s's shell and sudo in %s",
+			 k->who->user, k->who->uid, k->who->group, k->who->user, k->cgroup);
+	else if (k->who)
 		snprintf(whose, sizeof(whose),
 			 "%s is in group %s, which administers this machine (admin_groups): for "
 			 "%s's shell and sudo",
@@ -252,11 +495,19 @@ static void log_lockout(int priority, const char *name, const struct lockout *k,
 }
 
 int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
-			const char *name, bool force)
+			const char *cgroup_root, const char *name, bool force)
 {
+	struct admin_cgroups cgroups;
 	struct lockout k;
+	bool found;
 
-	if (!find_lockout(p, admins, &k))
+	if (admin_cgroups_find(admins, cgroup_root, &cgroups)) {
+		log_error("%s: failed to list the admins' cgroups: %s", name, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	found = find_lockout(p, admins, &cgroups, &k);
+	free(cgroups.list);
+	if (!found)
 		return 0;
 	if (force || p->allow_lockout) {
 		log_lockout(LOG_WARNING, name, &k,
@@ -274,14 +525,14 @@ int policy_lockout_gate(const struct policy *p, const struct policy_admins *admi
 int policy_lockout_gate_here(const struct policy *p, const char *name, bool force)
 {
 	struct policy_admins admins;
-	int ret = policy_admins_lookup(p, &admins);
+	int ret = policy_admins_lookup(p, DEFAULT_CGROUP_ROOT, &admins);
 
 	if (ret) {
 		log_error("%s: failed to look up the admin groups' members: %s", name,
 			  strerror(-ret));
 		return ret;
 	}
-	ret = policy_lockout_gate(p, &admins, name, force);
+	ret = policy_lockout_gate(p, &admins, DEFAULT_CGROUP_ROOT, name, force);
 	policy_admins_free(&admins);
 	return ret;
 }

@@ -219,6 +219,36 @@ check_policy_check() {
 	rm -rf "$dir"
 }
 
+# Issue 38: a cgroup pattern below the slice of a user whose primary group
+# is an admin group (admin_groups) meets the gate as that user's sessions do.
+check_policy_check_admin_slice() {
+	local dir user uid gid group
+	read -r user uid gid < <(getent passwd | awk -F: '$3 != 0 && $4 != 0 { print $1, $3, $4; exit }')
+	group=$(getent group "$gid" | cut -d: -f1)
+	if [[ -z $group ]]; then
+		n=$((n + 1))
+		echo "ok $n # SKIP no user whose primary group is not root's"
+		return
+	fi
+	dir=$(mktemp -d)
+	printf '[global]\nmode = enforce\nadmin_groups = %s\n[cgroup /user.slice/user-%s.slice/*]\nmax_total_bytes = 1K\n' \
+		"$group" "$uid" >"$dir/slice.conf"
+	run policy check "$dir/slice.conf"
+	if [[ $rc == 1 && -z $out &&
+		$err == "argguard: $dir/slice.conf:4: [cgroup /user.slice/user-$uid.slice/*] max_total_bytes = 1024 "*"$user (uid $uid) is in group $group"*" in /user.slice/user-$uid.slice/session-"*"; refused: "* ]]; then
+		pass "policy check of a pattern below an admin's slice names the admin and session, refuses it"
+	else
+		fail "policy check of a pattern below an admin's slice names the admin and session, refuses it"
+	fi
+	run policy check --force "$dir/slice.conf"
+	if [[ $rc == 0 && $out == "$dir/slice.conf: valid" && $err == *"accepted, as --force says" ]]; then
+		pass "policy check --force of a pattern below an admin's slice passes"
+	else
+		fail "policy check --force of a pattern below an admin's slice passes"
+	fi
+	rm -rf "$dir"
+}
+
 main() {
 	local help cmd
 	local -a cmds
@@ -241,6 +271,7 @@ main() {
 	check_usage_errors
 	check_diff_errors
 	check_policy_check
+	check_policy_check_admin_slice
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"

@@ -66,7 +66,7 @@ static int gate(const struct policy *p, const char *text)
 	int ret, forced;
 
 	log_capture_start(&c, LOG_WARNING, msg, sizeof(msg), true);
-	ret = policy_lockout_gate(p, &admins, "input", false);
+	ret = policy_lockout_gate(p, &admins, NULL, "input", false);
 	log_capture_stop(&c);
 	if (ret && strncmp(msg, "input:", strlen("input:")) != 0)
 		die("a lockout that does not name the file and line:", msg);
@@ -75,7 +75,7 @@ static int gate(const struct policy *p, const char *text)
 	if (ret != 0 && ret != 1 && ret != -EPERM)
 		die("the lockout gate said neither yes nor no:", text);
 	log_capture_start(&c, LOG_WARNING, msg, sizeof(msg), true);
-	forced = policy_lockout_gate(p, &admins, "input", true);
+	forced = policy_lockout_gate(p, &admins, NULL, "input", true);
 	log_capture_stop(&c);
 	if (forced != (ret ? 1 : 0))
 		die("--force did not let a lockout through, or made one:", text);

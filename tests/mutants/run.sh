@@ -13,7 +13,8 @@
 # without a guest. Prints one line per mutant and exits nonzero if any was
 # missed. A guest boot per mutant, so this is slow and not part of
 # tests/run-all.sh; --host runs only the catch-ctest ones, with no guest
-# and no kernel (the BPF object needs none), as ctest's mutants_host does
+# and no kernel (the BPF object needs none; nor do NAMEs that are all
+# catch-ctest ones), as ctest's mutants_host does
 # in CI (a "build: TARGET" line names what to build for the test, where
 # that is not a target of the test's own name).
 #
@@ -97,11 +98,10 @@ run_mutant() {
 
 main() {
 	local kernel='' name patch result missed=0
+	local -a patches=()
 	if [[ ${1:-} == --host ]]; then
 		mapfile -t names < <(grep -l '^catch-ctest: ' "$ROOT"/tests/mutants/*.patch)
 		set -- "${names[@]}"
-	else
-		kernel=$("$ROOT/vm/kernel.sh")
 	fi
 	if (($# == 0)); then
 		set -- "$ROOT"/tests/mutants/*.patch
@@ -109,6 +109,16 @@ main() {
 	for name in "$@"; do
 		patch=$ROOT/tests/mutants/$(basename "${name%.patch}").patch
 		[[ -f $patch ]] || die "no mutant $name"
+		patches+=("$patch")
+	done
+	# Only a guest mutant needs a kernel: a host one is judged by ctest alone.
+	for patch in "${patches[@]}"; do
+		if ! grep -q '^catch-ctest: ' "$patch"; then
+			kernel=$("$ROOT/vm/kernel.sh")
+			break
+		fi
+	done
+	for patch in "${patches[@]}"; do
 		result=$(run_mutant "$patch" "$kernel")
 		printf '%-20s %s\n' "$(basename "${patch%.patch}")" "$result"
 		[[ $result == caught* ]] || missed=1

@@ -490,8 +490,11 @@ static struct policy_admin test_admin_list[] = {
 };
 static const struct policy_admins test_admins = { .list = test_admin_list, .n = 2 };
 
-/* Parse text and run it past the lockout gate; msg gets the gate's words, as it logs them. */
-static int gate(const char *text, bool force, char *msg, size_t msg_len)
+/*
+ * Parse text and run it past the lockout gate, with the session scopes in
+ * cgroup_root (NULL: none); msg gets the gate's words, as it logs them.
+ */
+static int gate_in(const char *text, const char *cgroup_root, bool force, char *msg, size_t msg_len)
 {
 	struct log_capture c;
 	struct policy p;
@@ -504,10 +507,15 @@ static int gate(const char *text, bool force, char *msg, size_t msg_len)
 		return -EINVAL;
 	}
 	log_capture_start(&c, LOG_WARNING, msg, msg_len, true);
-	ret = policy_lockout_gate(&p, &test_admins, "test.conf", force);
+	ret = policy_lockout_gate(&p, &test_admins, cgroup_root, "test.conf", force);
 	log_capture_stop(&c);
 	policy_free(&p);
 	return ret;
+}
+
+static int gate(const char *text, bool force, char *msg, size_t msg_len)
+{
+	return gate_in(text, NULL, force, msg, msg_len);
 }
 
 static void expect_lockout(const char *text, const char *want)
@@ -664,7 +672,7 @@ static void tight_rule_for_a_user_who_is_no_admin_is_no_lockout(void)
 
 	/* Whether a uid is an admin is for the lookup to say, not the gate. */
 	CHECK(parse(ENFORCE "[uid 1001]\nmax_envc = 1\n", &p, msg, sizeof(msg)) == 0 &&
-		      policy_lockout_gate(&p, NULL, "test.conf", false) == 0,
+		      policy_lockout_gate(&p, NULL, NULL, "test.conf", false) == 0,
 	      "with no admins looked up, a tight rule for uid 1001 is no lockout: got \"%s\"", msg);
 	policy_free(&p);
 }
@@ -676,6 +684,116 @@ static void cgroup_rule_on_an_admins_user_slice_is_a_lockout(void)
 		       "test.conf:3: [cgroup /user.slice/user-1001.slice] max_envc = 1");
 	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice/s3.scope]\nmax_envc = 1\n",
 		       "[cgroup /user.slice/user-1001.slice/s3.scope] max_envc = 1");
+}
+
+/*
+ * Issue 38: a pattern below an admin's slice is judged by the cgroups the
+ * admin's sessions run in, not by a few sample paths of other users.
+ */
+static void cgroup_pattern_in_an_admins_slice_is_a_lockout(void)
+{
+	const char *issue =
+		ENFORCE "[cgroup /user.slice/user-1001.slice/*]\nmax_total_bytes = 1K\n";
+	char msg[POLICY_LOCKOUT_MSG];
+
+	expect_lockout(issue, "test.conf:3: [cgroup /user.slice/user-1001.slice/*] "
+			      "max_total_bytes = 1024 with action deny in enforce mode would lock "
+			      "admins out: alice (uid 1001) is in group sudo, which administers "
+			      "this machine (admin_groups): for alice's shell and sudo in "
+			      "/user.slice/user-1001.slice/session-1.scope it must be 0");
+	CHECK(gate(issue, true, msg, sizeof(msg)) == 1 &&
+		      strstr(msg,
+			     "[cgroup /user.slice/user-1001.slice/*] max_total_bytes = 1024") &&
+		      strstr(msg, "accepted, as --force says"),
+	      "--force lets the pattern through, naming it: got \"%s\"", msg);
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice/session-*.scope]\n"
+			       "max_argc = 3\n",
+		       "[cgroup /user.slice/user-1001.slice/session-*.scope] max_argc = 3 with "
+		       "action deny in enforce mode would lock admins out: alice (uid 1001)");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1002.slice/user@1002.service/*]\n"
+			       "max_argc = 3\n",
+		       "bob (uid 1002) is in group ops, which administers this machine "
+		       "(admin_groups): for bob's shell and sudo in "
+		       "/user.slice/user-1002.slice/user@1002.service/app.slice");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-*.slice/session-c*.scope]\n"
+			       "max_argc = 3\n",
+		       "for root's (uid 0) shell and sudo in "
+		       "/user.slice/user-0.slice/session-c1.scope");
+}
+
+static void literal_cgroup_in_an_admins_slice_is_a_lockout(void)
+{
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice]\nmax_total_bytes = 1K\n",
+		       "[cgroup /user.slice/user-1001.slice] max_total_bytes = 1024 with action "
+		       "deny in enforce mode would lock admins out: alice (uid 1001) is in group "
+		       "sudo, which administers this machine (admin_groups): for alice's shell "
+		       "and sudo in /user.slice/user-1001.slice");
+	expect_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice/session-c1.scope]\n"
+			       "max_argc = 3\n",
+		       "alice (uid 1001) is in group sudo, which administers this machine "
+		       "(admin_groups): for alice's shell and sudo in "
+		       "/user.slice/user-1001.slice/session-c1.scope");
+}
+
+static void cgroup_pattern_in_the_slice_of_no_admin_is_no_lockout(void)
+{
+	expect_no_lockout(ENFORCE "[cgroup /user.slice/user-2000.slice/*]\nmax_total_bytes = 1K\n",
+			  "a tight pattern below uid 2000's slice");
+	expect_no_lockout(ENFORCE "[cgroup /user.slice/user-2000.slice/session-*.scope]\n"
+				  "max_argc = 3\n",
+			  "a tight pattern for uid 2000's sessions");
+	expect_no_lockout(ENFORCE "[cgroup /user.slice/user-1001.slice/*/ci-*.scope]\n"
+				  "max_argc = 3\n",
+			  "a tight pattern for scopes no admin's session is in");
+}
+
+/* A made-up cgroup root: user.slice/user-1001.slice/session-42.scope in a fresh directory. */
+static bool make_cgroup_root(char *root, size_t len)
+{
+	static const char *const dirs[] = { "/user.slice", "/user.slice/user-1001.slice",
+					    "/user.slice/user-1001.slice/session-42.scope" };
+	char path[4096];
+
+	snprintf(root, len, "/tmp/argguard-gate.XXXXXX");
+	if (!mkdtemp(root))
+		return false;
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		if (mkdir(path, 0755))
+			return false;
+	}
+	return true;
+}
+
+static void remove_cgroup_root(const char *root)
+{
+	static const char *const dirs[] = { "/user.slice/user-1001.slice/session-42.scope",
+					    "/user.slice/user-1001.slice", "/user.slice", "" };
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", root, dirs[i]);
+		rmdir(path);
+	}
+}
+
+/* The sessions an admin has now count, whatever their number. */
+static void cgroup_pattern_for_an_admins_live_session_is_a_lockout(void)
+{
+	const char *text = ENFORCE "[cgroup /user.slice/user-1001.slice/session-4*.scope]\n"
+				   "max_argc = 3\n";
+	char root[64], msg[POLICY_LOCKOUT_MSG];
+
+	CHECK(make_cgroup_root(root, sizeof(root)), "a cgroup root of our own");
+	CHECK(gate_in(text, root, false, msg, sizeof(msg)) == -EPERM &&
+		      strstr(msg, "alice (uid 1001) is in group sudo") &&
+		      strstr(msg, "in /user.slice/user-1001.slice/session-42.scope it must be"),
+	      "a pattern for alice's session 42, in the cgroup root now, is refused, naming it: "
+	      "got \"%s\"",
+	      msg);
+	CHECK(gate_in(text, NULL, false, msg, sizeof(msg)) == 0,
+	      "with no cgroup root read, the same pattern meets no session: got \"%s\"", msg);
+	remove_cgroup_root(root);
 }
 
 /* A user of this machine other than root, and the group that is its primary one. */
@@ -698,6 +816,15 @@ static bool host_user_with_primary_group(uint32_t *uid, char *group, size_t grou
 	return found;
 }
 
+/* Is uid among admins, as a member of group? */
+static bool found_admin(const struct policy_admins *admins, uint32_t uid, const char *group)
+{
+	for (size_t i = 0; i < admins->n; i++)
+		if (admins->list[i].uid == uid)
+			return !strcmp(admins->list[i].group, group);
+	return false;
+}
+
 static void lookup_finds_members_by_primary_group(void)
 {
 	struct policy_admins admins;
@@ -714,10 +841,32 @@ static void lookup_finds_members_by_primary_group(void)
 			 "max_envc = 1\n",
 		 group, uid);
 	CHECK(parse(text, &p, err, sizeof(err)) == 0, "admin_groups = %s parses (%s)", group, err);
-	CHECK(policy_admins_lookup(&p, &admins) == 0 && admins.n == 1 &&
-		      admins.list[0].uid == uid && !strcmp(admins.list[0].group, group),
-	      "uid %u, whose primary group is %s, is its one admin (found %zu)", uid, group,
-	      admins.n);
+	CHECK(policy_admins_lookup(&p, NULL, &admins) == 0 && found_admin(&admins, uid, group) &&
+		      !found_admin(&admins, 4294967294, group),
+	      "uid %u, whose primary group is %s, is an admin and uid 4294967294 none (found %zu)",
+	      uid, group, admins.n);
+	policy_admins_free(&admins);
+	policy_free(&p);
+}
+
+/* Issue 38: an admin by primary group whom only a cgroup rule names, by their slice. */
+static void lookup_finds_the_admin_whose_slice_a_cgroup_rule_names(void)
+{
+	struct policy_admins admins;
+	struct policy p;
+	char text[512], group[256] = "", err[256] = "";
+	uint32_t uid = 0;
+
+	if (!host_user_with_primary_group(&uid, group, sizeof(group)))
+		return; /* lookup_finds_members_by_primary_group() says so */
+	snprintf(text, sizeof(text),
+		 ENFORCE "admin_groups = %s\n[cgroup /user.slice/user-%u.slice/*]\n"
+			 "max_total_bytes = 1K\n",
+		 group, uid);
+	CHECK(parse(text, &p, err, sizeof(err)) == 0, "admin_groups = %s parses (%s)", group, err);
+	CHECK(policy_admins_lookup(&p, NULL, &admins) == 0 && found_admin(&admins, uid, group),
+	      "uid %u, whose slice the rule names, is an admin by its primary group %s", uid,
+	      group);
 	policy_admins_free(&admins);
 	policy_free(&p);
 }
@@ -843,7 +992,12 @@ int main(void)
 	admins_tight_rule_in_audit_mode_is_no_lockout();
 	tight_rule_for_a_user_who_is_no_admin_is_no_lockout();
 	cgroup_rule_on_an_admins_user_slice_is_a_lockout();
+	cgroup_pattern_in_an_admins_slice_is_a_lockout();
+	literal_cgroup_in_an_admins_slice_is_a_lockout();
+	cgroup_pattern_in_the_slice_of_no_admin_is_no_lockout();
+	cgroup_pattern_for_an_admins_live_session_is_a_lockout();
 	lookup_finds_members_by_primary_group();
+	lookup_finds_the_admin_whose_slice_a_cgroup_rule_names();
 	admin_groups_print_and_read_back();
 	admin_groups_bad_values_are_errors();
 	return check_done();
