@@ -158,3 +158,22 @@ test_records_twenty_uids_flooding_leave_another_uids_record_on_file() {
 	((summary > 0)) || fail "expected the flood to be held back by event_rate_total"
 	[[ -n $quiet ]] || fail "nobody's record was held back by 20 uids' flood"
 }
+
+# The lockout gate judges a pattern by the cgroups an admin's sessions are
+# in, as it judges a literal path: a pattern over an admin's slice is no
+# way around it.
+test_lockout_gate_refuses_a_pattern_over_an_admins_sessions() {
+	local group out conf=/tmp/argguard-lockout-pattern.conf
+	trap restore_policy EXIT
+	group=$(id -gn "$TESTER")
+	printf '%s\n' "[global]" "mode = enforce" "admin_groups = $group" \
+		"[cgroup /user.slice/user-$TESTER.slice/*]" "max_total_bytes = 1K" >"$conf"
+	if out=$(argguard policy check "$conf" 2>&1); then
+		fail "policy check must refuse a pattern that locks uid $TESTER out: $out"
+	fi
+	echo "$out"
+	[[ $out == *"uid $TESTER"* && $out == *"/user.slice/user-$TESTER.slice/"* ]] ||
+		fail "the refusal must name uid $TESTER and the session's path: $out"
+	expect_fail "policy apply of the pattern, without --force" argguard policy apply "$conf"
+	argguard policy apply --force "$conf" || fail "--force must apply it"
+}
