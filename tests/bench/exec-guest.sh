@@ -22,6 +22,8 @@ STORM_ROUNDS=${BENCH_STORM_ROUNDS:-3}
 # daemon's cache (16) never has it. Enough for CPU ticks (10 ms) to resolve.
 CGROUP_EXECS=${BENCH_CGROUP_EXECS:-1000}
 BIG=6000 # argv bytes of an offending exec: over the 4K limit below
+MKDIRS=${BENCH_MKDIRS:-100} # cgroups made and removed per measurement
+MKDIRS_WORST=${BENCH_MKDIRS_WORST:-10} # the same, against the costliest patterns
 
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies
 CG=/sys/fs/cgroup
@@ -29,7 +31,7 @@ LOOP_CG=$CG/bench/pod/ctr/loop # depth 4, matches no rule
 SITE_CONF=/etc/argguard/argguard.conf
 GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 # Which sections run (names as in main); all of them by default.
-SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint}
+SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint mkdir}
 # Which ways of logging the storm runs (see storm); all three by default.
 STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
 # Which configurations the overhead section compares; all five by default
@@ -441,6 +443,68 @@ bench_footprint() {
 		emit cold_start_s enforcing "$r" "$(elapsed "$t0" "$t1")"
 		systemctl start argguard.service # wait for READY before the next stop
 	done
+}
+
+# The mkdir section's policies: no pattern, one a runtime's, 128 of the
+# kind a site writes (each a literal prefix and a '*'), and 128 of the
+# costliest shape, a '*' then a long run of literal bytes (test_cgroup_pattern).
+write_mkdir_policies() {
+	local i a
+	printf '[global]\nmode = enforce\n' >"$T/mkdir-p0.conf"
+	printf '[global]\nmode = enforce\n[cgroup /system.slice/docker-*.scope]\nmax_total_bytes = 1M\n' \
+		>"$T/mkdir-p1.conf"
+	{
+		printf '[global]\nmode = enforce\n'
+		for ((i = 0; i < 127; i++)); do
+			printf '[cgroup /bench-mkdir/cg-%03d-*.scope]\nmax_total_bytes = 1M\n' "$i"
+		done
+		printf '[cgroup /kubepods.slice/**/cri-containerd-*.scope]\nmax_total_bytes = 1M\n'
+	} >"$T/mkdir-p128.conf"
+	a=$(printf 'a%.0s' {1..240})
+	{
+		printf '[global]\nmode = enforce\n'
+		for ((i = 0; i < 128; i++)); do
+			printf '[cgroup /*%sb]\nmax_total_bytes = 1M\n' "${a:0:$((100 + i))}"
+		done
+	} >"$T/mkdir-p128worst.conf"
+}
+
+# mkdir_loop N PATH: make and remove N cgroups PATH-I below the root;
+# prints the mean microseconds of one mkdir and rmdir.
+mkdir_loop() {
+	local i start
+	start=$(now)
+	for ((i = 0; i < $1; i++)); do
+		mkdir "$CG/$2-$i"
+		rmdir "$CG/$2-$i"
+	done
+	awk -v s="$(elapsed "$start" "$(now)")" -v n="$1" 'BEGIN { printf "%.1f", s * 1e6 / n }'
+}
+
+# 6. What the cgroup_mkdir program costs a new cgroup: argguard off, then
+# 0, 1 and 128 realistic patterns (in both rule sets: each policy is
+# applied twice), against a path a user chose so that the realistic ones
+# match as far as they can; and 128 of the costliest patterns against 249
+# bytes of 'a', the worst a user can make them walk.
+bench_mkdir() {
+	local r c path n long
+	write_mkdir_policies
+	mkdir -p "$CG/bench-mkdir"
+	long=$(printf 'a%.0s' {1..249})
+	for ((r = 1; r <= ROUNDS; r++)); do
+		for c in none p0 p1 p128 p128worst; do
+			if [[ $c == none ]]; then
+				argguard_off
+			else
+				argguard_on "$T/mkdir-$c.conf"
+				argguard policy apply "$T/mkdir-$c.conf" >/dev/null
+			fi
+			path=bench-mkdir/cg-000-user.scope.x n=$MKDIRS
+			[[ $c == p128worst ]] && path=$long n=$MKDIRS_WORST
+			emit mkdir_us "$c" "$r" "$(mkdir_loop "$n" "$path")"
+		done
+	done
+	argguard_on "$T/site.conf"
 }
 
 main() {
