@@ -144,8 +144,8 @@ enum { RECORD_TOTAL, RECORD_RESERVE };
 ARGGUARD_MAP(argguard_record_bucket, BPF_MAP_TYPE_ARRAY, 2, __u32, __u64);
 
 /* One bucket per uid: one user's flood cannot spend another's records. */
-ARGGUARD_MAP(argguard_uid_buckets, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_MAX_RATED_UIDS, __u32,
-	     struct argguard_uid_bucket);
+ARGGUARD_MAP(argguard_uid_buckets, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_MAX_RATED_UIDS,
+	     struct argguard_uid_bucket_key, struct argguard_uid_bucket);
 
 /*
  * Execs that argguard itself denied, until their syscall returns. An LRU:
@@ -656,21 +656,41 @@ static __u64 interval_of(__u32 rate)
 }
 
 /*
+ * For root: the container it is in, by the inode number of its user
+ * namespace, else of the pid namespace it makes children in, where either
+ * is not the initial one; 0 for the host's root.
+ */
+static __u32 root_container(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct user_namespace *userns = task->cred->user_ns;
+	struct pid_namespace *pidns = task->nsproxy->pid_ns_for_children;
+
+	if (userns->level)
+		return userns->ns.inum;
+	return pidns->level ? pidns->ns.inum : 0;
+}
+
+/*
  * The caller's uid bucket, made on its first record: its namespace user's
- * if it has one, so that a user's subordinate uids share the user's bucket.
- * NULL if the map fails us.
+ * if it has one, so that a user's subordinate uids share the user's bucket;
+ * a container's root has one of its own. NULL if the map fails us.
  */
 static struct argguard_uid_bucket *uid_bucket(void)
 {
 	long user = namespace_user();
-	__u32 uid = user >= 0 ? user : (__u32)bpf_get_current_uid_gid();
+	struct argguard_uid_bucket_key key = { .uid = user >= 0
+							      ? user
+							      : (__u32)bpf_get_current_uid_gid() };
 	struct argguard_uid_bucket fresh = {}, *b;
 
-	b = bpf_map_lookup_elem(&argguard_uid_buckets, &uid);
+	if (user < 0 && !key.uid)
+		key.container = root_container();
+	b = bpf_map_lookup_elem(&argguard_uid_buckets, &key);
 	if (b)
 		return b;
-	bpf_map_update_elem(&argguard_uid_buckets, &uid, &fresh, BPF_NOEXIST);
-	return bpf_map_lookup_elem(&argguard_uid_buckets, &uid);
+	bpf_map_update_elem(&argguard_uid_buckets, &key, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&argguard_uid_buckets, &key);
 }
 
 /*

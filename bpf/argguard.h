@@ -221,6 +221,16 @@ struct argguard_settings {
  * same, at ARGGUARD_RECORD_SHARE of the total's rate), and how many of its
  * records the rate limits held back, for the summaries.
  */
+/*
+ * Its key: the uid, and for root in a container (a user or pid namespace
+ * other than the initial one) that namespace's inode number, so that a
+ * container's root does not spend the host root's records; else 0.
+ */
+struct argguard_uid_bucket_key {
+	__u32 uid;
+	__u32 container;
+};
+
 struct argguard_uid_bucket {
 	__u64 tat;
 	__u64 suppressed;

@@ -113,19 +113,28 @@ static int by_uid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every uid bucket's count, sorted by uid. */
+/* Every uid's count, over its buckets (root's are a bucket a container), sorted by uid. */
 static void read_uid_counts(int fd, struct uid_counts *out)
 {
+	struct argguard_uid_bucket_key key, *prev = NULL;
 	struct argguard_uid_bucket b;
-	__u32 key, *prev = NULL;
+	size_t n = 0;
 
 	out->n = 0;
 	while (out->n < ARGGUARD_MAX_RATED_UIDS && !bpf_map_get_next_key(fd, prev, &key)) {
 		prev = &key;
 		if (!bpf_map_lookup_elem(fd, &key, &b))
-			out->v[out->n++] = (struct uid_suppressed){ .uid = key, .n = b.suppressed };
+			out->v[out->n++] =
+				(struct uid_suppressed){ .uid = key.uid, .n = b.suppressed };
 	}
 	qsort(out->v, out->n, sizeof(out->v[0]), by_uid);
+	for (size_t i = 0; i < out->n; i++) {
+		if (n && out->v[n - 1].uid == out->v[i].uid)
+			out->v[n - 1].n += out->v[i].n;
+		else
+			out->v[n++] = out->v[i];
+	}
+	out->n = n;
 }
 
 /* Put (uid, n) among the top, most first, if it belongs there. */

@@ -177,3 +177,22 @@ test_lockout_gate_refuses_a_pattern_over_an_admins_sessions() {
 	expect_fail "policy apply of the pattern, without --force" argguard policy apply "$conf"
 	argguard policy apply --force "$conf" || fail "--force must apply it"
 }
+
+test_records_a_container_roots_flood_leaves_the_host_roots_record_on_file() {
+	local flood host before
+	trap restore_policy EXIT
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K" \
+		"event_rate = 1" "event_burst = 1"
+	before=$(log_lines)
+	# Root in a pid namespace of its own, as in a rootful container.
+	unshare --pid --fork "$HELPERS/exec_storm" 1000 8000 >/dev/null &
+	flood=$!
+	sleep 1 # the flood has spent its token by now
+	expect E2BIG "the host root's one offending exec, during the container's flood" \
+		"$HELPERS/execsize" 8000 0 /bin/true
+	wait "$flood" || fail "the container's flood had an exec allowed"
+	restore_policy
+	host=$(tail -n +$((before + 1)) "$EVENT_LOG" |
+		jq -c 'select(.uid == 0 and .comm == "execsize" and .verdict == "deny")')
+	[[ -n $host ]] || fail "the host root's record was held back by a container root's flood"
+}
