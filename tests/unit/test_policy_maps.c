@@ -22,6 +22,7 @@
 
 #include "check.h"
 #include "policy_maps.h"
+#include "tree.h"
 
 #define MAX_MAPS 256
 #define MAX_ENTRIES 512
@@ -334,6 +335,41 @@ static void late_mkdir_leaves_no_stale_index(const char *next_text, const char *
 	rmdir(root);
 }
 
+/*
+ * A user's own tree that glibc's nftw() could not walk (tree.h) fails no
+ * apply: the cgroups the pattern matches elsewhere are indexed still.
+ */
+static void deep_tree_fails_no_apply(void)
+{
+	static const char text[] = "[global]\nmode = enforce\n"
+				   "[cgroup /system.slice/docker-*.scope]\nmax_total_bytes = 1M\n";
+	char root[] = "/tmp/argguard-test-maps.XXXXXX", bottom[TREE_DEEP_LEN], full[64];
+	struct argguard_cgroup_id_key id = { 0 };
+	struct argguard_cgroup_key key = { 0 };
+	struct argguard_config cfg = { 0 };
+	struct policy p;
+	struct stat st;
+	__u32 zero = 0;
+	int err;
+
+	CHECK(mkdtemp(root) != NULL, "a cgroup root of our own");
+	CHECK(tree_make_deep(root, bottom) && tree_make(root, "/system.slice/docker-a.scope"),
+	      "a tree %zu bytes deep, and a container's cgroup", strlen(bottom));
+	make_maps();
+	parse(text, &p);
+	err = policy_maps_apply(&pm, &p, root, ARGGUARD_POLICY_APPLIED);
+	CHECK(!err, "the policy with a pattern is applied (%d)", err);
+	CHECK(!bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg), "the config is read back");
+	snprintf(full, sizeof(full), "%s/system.slice/docker-a.scope", root);
+	id.set = cfg.active_set;
+	id.cgroup_id = stat(full, &st) ? 0 : st.st_ino;
+	CHECK(!bpf_map_lookup_elem(pm.fd[PIN_CGROUP_IDS], &id, &key) &&
+		      !strcmp(key.path, "/system.slice/docker-*.scope"),
+	      "the container's cgroup is indexed under its pattern (%s)", key.path);
+	policy_free(&p);
+	tree_remove(root);
+}
+
 int main(void)
 {
 	late_mkdir_leaves_no_stale_index("[global]\nmode = enforce\n"
@@ -344,6 +380,7 @@ int main(void)
 		"[cgroup /system.slice]\nmax_total_bytes = 64K\n"
 		"[cgroup /system.slice/podman-*.scope]\nmax_total_bytes = 1M\n",
 		"a new set with another pattern");
+	deep_tree_fails_no_apply();
 	make_maps(); /* frees the last ones */
 	return check_done();
 }
