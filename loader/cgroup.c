@@ -6,13 +6,12 @@
  * past PATH_MAX, a walk up from it. Elsewhere (the unit tests' plain
  * directories) the id is an inode number, found by walking the tree.
  */
-#define _GNU_SOURCE /* nftw(), open_by_handle_at() */
+#define _GNU_SOURCE /* open_by_handle_at() */
 #include "cgroup.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,37 +22,35 @@
 #include <unistd.h>
 #include <linux/magic.h>
 
+#include "cgroup_walk.h"
 #include "log.h"
 
 #define FILEID_KERNFS 0xfe /* include/linux/exportfs.h: a kernfs node's 64-bit id */
 
-/* nftw() has no user pointer: the cgroup being looked for. */
-static __thread struct {
+/* The cgroup being looked for, and its path once found. */
+struct search {
 	uint64_t id;
-	size_t root_len;
 	char *found;
-} search;
+};
 
-static int match_cgroup(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static int match_cgroup(const char *path, ino_t ino, void *data)
 {
-	(void)ftw;
-	if (type != FTW_D || st->st_ino != search.id)
+	struct search *s = data;
+
+	if (ino != s->id)
 		return 0;
-	search.found = strdup(path[search.root_len] ? path + search.root_len : "/");
-	return 1;
+	s->found = strdup(path);
+	return s->found ? 1 : -ENOMEM;
 }
 
-/* Without open_by_handle_at(): by walking the tree. */
+/* Without open_by_handle_at(): by walking the tree, however deep. */
 static char *walk_for(const char *root, uint64_t id, int *err)
 {
-	int ret;
+	struct search s = { .id = id };
+	int ret = cgroup_walk(root, SIZE_MAX, match_cgroup, &s);
 
-	search.id = id;
-	search.root_len = strlen(root);
-	search.found = NULL;
-	ret = nftw(root, match_cgroup, 16, FTW_PHYS | FTW_MOUNT);
-	*err = search.found ? 0 : ret < 0 ? -errno : -ENOENT;
-	return search.found;
+	*err = ret < 0 ? ret : s.found ? 0 : -ENOENT;
+	return s.found;
 }
 
 /* The name in directory dir (which this closes) of its entry whose inode is ino. */

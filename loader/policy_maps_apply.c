@@ -3,11 +3,9 @@
  * A policy written into the rule set that execs are not reading, then made
  * live with one update of the config map (policy_maps_apply()).
  */
-#define _GNU_SOURCE /* nftw()'s FTW_ACTIONRETVAL */
 #include "policy_maps.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -20,6 +18,7 @@
 #include <bpf/libbpf.h>
 
 #include "cgroup_pattern.h"
+#include "cgroup_walk.h"
 #include "log.h"
 #include "size_slots.h"
 
@@ -136,28 +135,22 @@ static int index_cgroup(const struct policy_maps *m, const struct argguard_cgrou
 	return index_insert(m, key, st.st_ino);
 }
 
-/* nftw() has no user pointer: the policy whose patterns index the cgroups met. */
-static __thread struct {
+/* The policy whose patterns index the cgroups walked. */
+struct indexing {
 	const struct policy *p;
 	const struct policy_maps *m;
 	int fd;
 	__u32 set;
-	size_t root_len;
-	int err;
-} indexing;
+};
 
 /* A cgroup that exists, judged by its pattern if no literal path names it. */
-static int index_by_pattern(const char *full, const struct stat *st, int type, struct FTW *ftw)
+static int index_by_pattern(const char *path, ino_t ino, void *data)
 {
-	const char *path = full[indexing.root_len] ? full + indexing.root_len : "/";
-	struct argguard_cgroup_id_key id = { .set = indexing.set };
-	struct argguard_cgroup_key key = { .set = indexing.set };
-	long r;
+	const struct indexing *x = data;
+	struct argguard_cgroup_id_key id = { .set = x->set };
+	struct argguard_cgroup_key key = { .set = x->set };
+	long r = cgroup_rule_for(x->p, path);
 
-	(void)ftw;
-	if (type != FTW_D || strlen(path) >= sizeof(key.path) - 1)
-		return FTW_CONTINUE;
-	r = cgroup_rule_for(indexing.p, path);
 	if (r < 0) {
 		/*
 		 * A cgroup_mkdir program that read the old patterns before they
@@ -165,19 +158,15 @@ static int index_by_pattern(const char *full, const struct stat *st, int type, s
 		 * has no rule in this set, and would stop an exec's walk short
 		 * of the rules of the cgroup's ancestors.
 		 */
-		id.cgroup_id = st->st_ino;
-		if (bpf_map_delete_elem(indexing.fd, &id) && errno != ENOENT)
-			goto out_err;
-		return FTW_CONTINUE;
+		id.cgroup_id = ino;
+		if (bpf_map_delete_elem(x->fd, &id) && errno != ENOENT)
+			return -errno;
+		return 0;
 	}
-	if (!cgroup_is_pattern(indexing.p->cgroups[r].path))
-		return FTW_CONTINUE; /* its literal rule's, indexed already */
-	snprintf(key.path, sizeof(key.path), "%s", indexing.p->cgroups[r].path);
-	indexing.err = index_insert(indexing.m, &key, st->st_ino);
-	return indexing.err ? FTW_STOP : FTW_CONTINUE;
-out_err:
-	indexing.err = -errno;
-	return FTW_STOP;
+	if (!cgroup_is_pattern(x->p->cgroups[r].path))
+		return 0; /* its literal rule's, indexed already */
+	snprintf(key.path, sizeof(key.path), "%s", x->p->cgroups[r].path);
+	return index_insert(x->m, &key, ino);
 }
 
 /*
@@ -193,9 +182,9 @@ static int write_cgroup_patterns(const struct policy_maps *m, const struct polic
 				 const char *cgroup_root)
 {
 	size_t *order = malloc((p->n_cgroups + 1) * sizeof(*order)), n;
+	struct indexing x = { .p = p, .m = m, .fd = m->fd[PIN_CGROUP_IDS], .set = set };
 	struct argguard_cgroup_key key;
 	__u32 slot;
-	int ret;
 
 	if (!order)
 		return -ENOMEM;
@@ -214,17 +203,12 @@ static int write_cgroup_patterns(const struct policy_maps *m, const struct polic
 	free(order);
 	if (!n)
 		return 0;
-	indexing.p = p;
-	indexing.m = m;
-	indexing.fd = m->fd[PIN_CGROUP_IDS];
-	indexing.set = set;
-	indexing.root_len = strlen(cgroup_root);
-	indexing.err = 0;
-	ret = nftw(cgroup_root, index_by_pattern, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
-	indexing.p = NULL;
-	if (indexing.err)
-		return indexing.err;
-	return ret < 0 ? -errno : 0;
+	/*
+	 * The programs match no path of sizeof(key.path) - 1 bytes or more:
+	 * a cgroup there takes its nearest shorter ancestor's rule, so what is
+	 * below needs no index.
+	 */
+	return cgroup_walk(cgroup_root, sizeof(key.path) - 2, index_by_pattern, &x);
 }
 
 static int write_cgroup_rules(const struct policy_maps *m, const struct policy *p, __u32 set,

@@ -18,7 +18,8 @@
 # in CI (a "build: TARGET" line names what to build for the test, where
 # that is not a target of the test's own name).
 #
-# usage: tests/mutants/run.sh [--host | NAME...]   (default: every patch)
+# usage: tests/mutants/run.sh [--host] [NAME...]   (default: every patch;
+#        with --host, every catch-ctest one, and only those may be named)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -100,8 +101,16 @@ main() {
 	local kernel='' name patch result missed=0
 	local -a patches=()
 	if [[ ${1:-} == --host ]]; then
-		mapfile -t names < <(grep -l '^catch-ctest: ' "$ROOT"/tests/mutants/*.patch)
-		set -- "${names[@]}"
+		shift
+		for name in "$@"; do
+			patch=$ROOT/tests/mutants/$(basename "${name%.patch}").patch
+			grep -q '^catch-ctest: ' "$patch" 2>/dev/null ||
+				die "$name is no host mutant (catch-ctest:)"
+		done
+		if (($# == 0)); then
+			mapfile -t names < <(grep -l '^catch-ctest: ' "$ROOT"/tests/mutants/*.patch)
+			set -- "${names[@]}"
+		fi
 	fi
 	if (($# == 0)); then
 		set -- "$ROOT"/tests/mutants/*.patch

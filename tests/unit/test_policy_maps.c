@@ -13,13 +13,14 @@
  * An index with no room for more fails no apply: each cgroup left out is
  * counted, and the lowest id of them marked, where the programs look.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -27,6 +28,7 @@
 
 #include "check.h"
 #include "policy_maps.h"
+#include "tree.h"
 
 #define MAX_MAPS 256
 #define MAX_ENTRIES 512
@@ -245,19 +247,24 @@ int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len)
 /* A mappable map's memory, as the kernel maps it: its values, one after the other. */
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
+	void *(*libc_mmap)(void *, size_t, int, int, int, off_t);
 	struct fake_map *m = map_of(fd);
 
 	if (m)
 		return len <= m->max_entries * m->value_size && !off ? m->values : MAP_FAILED;
-	return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+	*(void **)&libc_mmap = dlsym(RTLD_NEXT, "mmap");
+	return libc_mmap(addr, len, prot, flags, fd, off);
 }
 
 int munmap(void *addr, size_t len)
 {
+	int (*libc_munmap)(void *, size_t);
+
 	for (int i = 0; i < n_maps; i++)
 		if (addr == maps[i].values)
 			return 0;
-	return (int)syscall(SYS_munmap, addr, len);
+	*(void **)&libc_munmap = dlsym(RTLD_NEXT, "munmap");
+	return libc_munmap(addr, len);
 }
 
 static void make_maps(void)
@@ -428,6 +435,41 @@ static void full_index_is_counted_not_failed(void)
 	rmdir(root);
 }
 
+/*
+ * A user's own tree that glibc's nftw() could not walk (tree.h) fails no
+ * apply: the cgroups the pattern matches elsewhere are indexed still.
+ */
+static void deep_tree_fails_no_apply(void)
+{
+	static const char text[] = "[global]\nmode = enforce\n"
+				   "[cgroup /system.slice/docker-*.scope]\nmax_total_bytes = 1M\n";
+	char root[] = "/tmp/argguard-test-maps.XXXXXX", bottom[TREE_DEEP_LEN], full[64];
+	struct argguard_cgroup_id_key id = { 0 };
+	struct argguard_cgroup_key key = { 0 };
+	struct argguard_config cfg = { 0 };
+	struct policy p;
+	struct stat st;
+	__u32 zero = 0;
+	int err;
+
+	CHECK(mkdtemp(root) != NULL, "a cgroup root of our own");
+	CHECK(tree_make_deep(root, bottom) && tree_make(root, "/system.slice/docker-a.scope"),
+	      "a tree %zu bytes deep, and a container's cgroup", strlen(bottom));
+	make_maps();
+	parse(text, &p);
+	err = policy_maps_apply(&pm, &p, root, ARGGUARD_POLICY_APPLIED);
+	CHECK(!err, "the policy with a pattern is applied (%d)", err);
+	CHECK(!bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg), "the config is read back");
+	snprintf(full, sizeof(full), "%s/system.slice/docker-a.scope", root);
+	id.set = cfg.active_set;
+	id.cgroup_id = stat(full, &st) ? 0 : st.st_ino;
+	CHECK(!bpf_map_lookup_elem(pm.fd[PIN_CGROUP_IDS], &id, &key) &&
+		      !strcmp(key.path, "/system.slice/docker-*.scope"),
+	      "the container's cgroup is indexed under its pattern (%s)", key.path);
+	policy_free(&p);
+	tree_remove(root);
+}
+
 int main(void)
 {
 	full_index_is_counted_not_failed();
@@ -439,6 +481,7 @@ int main(void)
 		"[cgroup /system.slice]\nmax_total_bytes = 64K\n"
 		"[cgroup /system.slice/podman-*.scope]\nmax_total_bytes = 1M\n",
 		"a new set with another pattern");
+	deep_tree_fails_no_apply();
 	make_maps(); /* frees the last ones */
 	return check_done();
 }
