@@ -12,10 +12,10 @@
 # "catch-ctest:" line instead: host ctest tests, run in the configured copy
 # without a guest. Prints one line per mutant and exits nonzero if any was
 # missed. A guest boot per mutant, so this is slow and not part of
-# tests/run-all.sh; --host runs only the catch-ctest ones, with no guest
-# and no kernel (the BPF object needs none), as ctest's mutants_host does
-# in CI (a "build: TARGET" line names what to build for the test, where
-# that is not a target of the test's own name).
+# tests/run-all.sh; --host runs only the catch-ctest ones, as ctest's
+# mutants_host does in CI (a "build: TARGET" line names what to build for
+# the test, where that is not a target of the test's own name). Those never
+# boot a guest nor build a kernel, named or not: the BPF object needs none.
 #
 # usage: tests/mutants/run.sh [--host | NAME...]   (default: every patch)
 set -euo pipefail
@@ -103,8 +103,6 @@ main() {
 	if [[ ${1:-} == --host ]]; then
 		mapfile -t names < <(grep -l '^catch-ctest: ' "$ROOT"/tests/mutants/*.patch)
 		set -- "${names[@]}"
-	else
-		kernel=$("$ROOT/vm/kernel.sh")
 	fi
 	if (($# == 0)); then
 		set -- "$ROOT"/tests/mutants/*.patch
@@ -112,7 +110,13 @@ main() {
 	for name in "$@"; do
 		patch=$ROOT/tests/mutants/$(basename "${name%.patch}").patch
 		[[ -f $patch ]] || die "no mutant $name"
-		result=$(run_mutant "$patch" "$kernel")
+		# A kernel only for a guest mutant: host ones, named alone, build none.
+		if grep -q '^catch-ctest: ' "$patch"; then
+			result=$(run_mutant "$patch" '')
+		else
+			[[ -n $kernel ]] || kernel=$("$ROOT/vm/kernel.sh")
+			result=$(run_mutant "$patch" "$kernel")
+		fi
 		printf '%-20s %s\n' "$(basename "${patch%.patch}")" "$result"
 		[[ $result == caught* ]] || missed=1
 	done
