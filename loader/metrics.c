@@ -14,6 +14,7 @@
 #include "log.h"
 #include "names.h"
 #include "size_metrics.h"
+#include "terminal_safe.h"
 
 #define LAST_APPLY "last apply: "
 
@@ -95,19 +96,25 @@ static void print_policy_file(FILE *out, const struct policy_file_check *c)
 
 	switch (c->state) {
 	case POLICY_FILE_MATCHES:
-		fprintf(out, "policy_file: matches %s\n", c->path);
+		fputs("policy_file: matches ", out);
+		terminal_safe_fputs(c->path, out);
+		fputc('\n', out);
 		break;
 	case POLICY_FILE_DIFFERS:
-		fprintf(out,
-			"policy_file: DIFFERS from %s: argguard policy show --diff%s%s (systemctl "
-			"reload argguard applies the file)\n",
-			c->path, other ? " " : "", other ? c->path : "");
+		fputs("policy_file: DIFFERS from ", out);
+		terminal_safe_fputs(c->path, out);
+		fputs(": argguard policy show --diff", out);
+		if (other) {
+			fputc(' ', out);
+			terminal_safe_fputs(c->path, out);
+		}
+		fputs(" (systemctl reload argguard applies the file)\n", out);
 		break;
 	case POLICY_FILE_INVALID:
-		fprintf(out,
-			"policy_file: INVALID: %s; the live policy stays as it is, and a reload "
-			"would change nothing\n",
-			c->error);
+		/* the error may quote the file's line */
+		fputs("policy_file: INVALID: ", out);
+		terminal_safe_fputs(c->error, out);
+		fputs("; the live policy stays as it is, and a reload would change nothing\n", out);
 		break;
 	default:
 		break;
@@ -123,8 +130,11 @@ static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 v
 static void print_text(FILE *out, const struct argguard_metrics *m)
 {
 	fprintf(out, "mode: %s\n", mode_name(live_mode(m)));
-	if (m->last_apply.known)
-		fprintf(out, "%s\n", m->last_apply.line);
+	if (m->last_apply.known) {
+		/* its message may quote a policy file's line or a cgroup path */
+		terminal_safe_fputs(m->last_apply.line, out);
+		fputc('\n', out);
+	}
 	print_attached(out, m);
 	print_policy_state(out, m);
 	print_policy_file(out, &m->policy_file);

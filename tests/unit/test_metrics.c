@@ -431,6 +431,52 @@ static void prometheus_exposition(void)
 	free(text);
 }
 
+#define PWNED "\x1b]0;pwned\x07"
+
+/*
+ * Status's text quotes a policy file and what an apply said of it: a line
+ * that sets root's terminal title shows escaped, with no ESC or BEL of its
+ * own, a newline in it starts no line; the JSON keeps the exact bytes.
+ */
+static void status_text_escapes_what_it_quotes(void)
+{
+	struct argguard_metrics m;
+	json_object *obj, *file, *apply;
+	char *text;
+
+	example(&m);
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: /etc/argguard/argguard.conf:3: "
+			   "cgroup path '/" PWNED "\\' must start with '/'\n"
+			   "success=0\ntimestamp=1796292000\n",
+			   &m.last_apply);
+	m.policy_file = (struct policy_file_check){ .state = POLICY_FILE_INVALID,
+						    .path = "/srv/" PWNED ".conf" };
+	snprintf(m.policy_file.error, sizeof(m.policy_file.error), "/srv/%s.conf:1: '%s\n'", PWNED,
+		 PWNED);
+	text = print(METRICS_TEXT, &m);
+	CHECK(!strchr(text, '\x1b') && !strchr(text, '\x07'), "the text holds no ESC and no BEL");
+	CHECK(has_line(text, "last apply: 2026-12-03T10:00:00Z: /etc/argguard/argguard.conf:3: "
+			     "cgroup path '/\\x1b]0;pwned\\x07\\\\' must start with '/'"),
+	      "the apply's message, escaped, its backslash doubled: %s", text);
+	CHECK(has_line(text, "policy_file: INVALID: /srv/\\x1b]0;pwned\\x07.conf:1: "
+			     "'\\x1b]0;pwned\\x07\\x0a'; the live policy stays as it is, and a "
+			     "reload would change nothing"),
+	      "the policy file's error, escaped, its newline too");
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	file = obj ? json_object_object_get(obj, "policy_file") : NULL;
+	apply = obj ? json_object_object_get(obj, "last_apply") : NULL;
+	CHECK(file && !strcmp(json_object_get_string(json_object_object_get(file, "error")),
+			      m.policy_file.error),
+	      "the JSON keeps the error's bytes: %s", text);
+	CHECK(apply && strstr(json_object_get_string(json_object_object_get(apply, "message")),
+			      "'/" PWNED "\\'"),
+	      "and the apply's message's");
+	json_object_put(obj);
+	free(text);
+}
+
 static void apply_status_round_trips(void)
 {
 	struct apply_status st;
@@ -655,6 +701,7 @@ int main(void)
 	prometheus_exposition();
 	apply_status_round_trips();
 	apply_status_of_an_older_daemon();
+	status_text_escapes_what_it_quotes();
 	textfile_is_written_whole_and_readable();
 	textfile_write_does_not_wait_for_a_fifo();
 	textfile_write_does_not_follow_a_link();
