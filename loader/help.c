@@ -51,7 +51,8 @@ static const char run_options[] =
 	"                        textfile collector (on Debian, DIR is\n"
 	"                        " DEBIAN_TEXTFILE_DIR "): rewritten\n"
 	"                        atomically every 5 seconds and on reload, removed on\n"
-	"                        stop. Default: no metrics file.\n"
+	"                        stop. DIR must be writable by root alone.\n"
+	"                        Default: no metrics file.\n"
 	"    -v, --verbose       Show libbpf's own messages.\n";
 
 static const char force_option[] =

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* vasprintf() */
 #include "log.h"
 
 #include <errno.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "terminal_safe.h"
 
 /*
  * Is stderr the stream systemd connected to journald? JOURNAL_STREAM holds
@@ -60,28 +63,32 @@ void log_capture_stop(struct log_capture *c)
 	capture = c->outer;
 }
 
-/* Leaves errno as it was: a caller may log and then return -errno. */
+/*
+ * Leaves errno as it was: a caller may log and then return -errno. The words
+ * may quote a cgroup path or a policy file's line; escaped, they can drive no
+ * terminal, nor start a journal entry that argguard did not write.
+ */
 void log_at(int priority, const char *fmt, ...)
 {
 	int saved = errno;
+	char *msg;
 	va_list ap;
 
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL; /* out of memory: the format alone, which is ours */
+	va_end(ap);
 	if (capture && priority <= capture->priority && !capture->caught && capture->size) {
-		va_start(ap, fmt);
-		vsnprintf(capture->buf, capture->size, fmt, ap);
-		va_end(ap);
+		snprintf(capture->buf, capture->size, "%s", msg ? msg : fmt);
 		capture->caught = true;
 	}
-	if (capture && capture->quiet) {
-		errno = saved;
-		return;
+	if (!capture || !capture->quiet) {
+		if (stderr_is_journal())
+			fprintf(stderr, "<%d>", priority); /* which journald takes off the line */
+		fputs(priority == LOG_WARNING ? "argguard: warning: " : "argguard: ", stderr);
+		terminal_safe_fputs(msg ? msg : fmt, stderr);
+		fputc('\n', stderr);
 	}
-	if (stderr_is_journal())
-		fprintf(stderr, "<%d>", priority); /* which journald takes off the line */
-	fputs(priority == LOG_WARNING ? "argguard: warning: " : "argguard: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	free(msg);
 	errno = saved;
 }

@@ -11,7 +11,9 @@
  * (LOG_ERR ...). When stderr is the daemon's stream to journald, each line
  * starts with its priority (syslog's "<3>" for err, and the rest, as
  * sd-daemon(3) says), which journald takes off and keeps as PRIORITY=; on a
- * terminal, a pipe or a file, the text alone. Leaves errno as it was.
+ * terminal, a pipe or a file, the text alone. The message is printed as
+ * terminal_safe.h escapes it, one line whatever it quotes; a capture keeps
+ * its exact bytes. Leaves errno as it was.
  */
 void log_at(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -11,8 +11,10 @@
 
 #include <json-c/json.h>
 
+#include "log.h"
 #include "names.h"
 #include "size_metrics.h"
+#include "terminal_safe.h"
 
 #define LAST_APPLY "last apply: "
 
@@ -94,19 +96,25 @@ static void print_policy_file(FILE *out, const struct policy_file_check *c)
 
 	switch (c->state) {
 	case POLICY_FILE_MATCHES:
-		fprintf(out, "policy_file: matches %s\n", c->path);
+		fputs("policy_file: matches ", out);
+		terminal_safe_fputs(c->path, out);
+		fputc('\n', out);
 		break;
 	case POLICY_FILE_DIFFERS:
-		fprintf(out,
-			"policy_file: DIFFERS from %s: argguard policy show --diff%s%s (systemctl "
-			"reload argguard applies the file)\n",
-			c->path, other ? " " : "", other ? c->path : "");
+		fputs("policy_file: DIFFERS from ", out);
+		terminal_safe_fputs(c->path, out);
+		fputs(": argguard policy show --diff", out);
+		if (other) {
+			fputc(' ', out);
+			terminal_safe_fputs(c->path, out);
+		}
+		fputs(" (systemctl reload argguard applies the file)\n", out);
 		break;
 	case POLICY_FILE_INVALID:
-		fprintf(out,
-			"policy_file: INVALID: %s; the live policy stays as it is, and a reload "
-			"would change nothing\n",
-			c->error);
+		/* the error may quote the file's line */
+		fputs("policy_file: INVALID: ", out);
+		terminal_safe_fputs(c->error, out);
+		fputs("; the live policy stays as it is, and a reload would change nothing\n", out);
 		break;
 	default:
 		break;
@@ -122,8 +130,11 @@ static uint64_t decisions(const struct argguard_metrics *m, __u32 scope, __u32 v
 static void print_text(FILE *out, const struct argguard_metrics *m)
 {
 	fprintf(out, "mode: %s\n", mode_name(live_mode(m)));
-	if (m->last_apply.known)
-		fprintf(out, "%s\n", m->last_apply.line);
+	if (m->last_apply.known) {
+		/* its message may quote a policy file's line or a cgroup path */
+		terminal_safe_fputs(m->last_apply.line, out);
+		fputc('\n', out);
+	}
 	print_attached(out, m);
 	print_policy_state(out, m);
 	print_policy_file(out, &m->policy_file);
@@ -385,19 +396,83 @@ void apply_status_load(const char *path, struct apply_status *st)
 	apply_status_parse(text, st);
 }
 
+/*
+ * The textfile directory, open, if no account but root and the daemon's
+ * can write it. The daemon makes and renames a file of a fixed name there;
+ * whoever else can write the directory can put a FIFO at that name (an
+ * open that waits for a reader: the main loop stops, and records are lost)
+ * or a link. A sticky bit does not help: it keeps others from removing the
+ * daemon's files, not from making theirs first; and an ACL's write shows in
+ * the group bits. Checked on the fd it returns, so the directory checked is
+ * the directory written. The fd, or a negative errno with the reason logged.
+ */
+static int open_textfile_dir(const char *dir)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		log_error("failed to open metrics directory %s: %s", dir, strerror(-err));
+		return err;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		log_error("failed to open metrics directory %s: %s", dir, strerror(-err));
+		goto out_close;
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		log_error("refusing metrics directory %s: it belongs to uid %u, who could put a "
+			  "FIFO or a link where the daemon writes; it must be root's",
+			  dir, (unsigned int)st.st_uid);
+		err = -EPERM;
+		goto out_close;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		log_error("refusing metrics directory %s: mode %04o lets %s write it, and put a "
+			  "FIFO or a link where the daemon writes; it must be writable by its "
+			  "owner alone",
+			  dir, (unsigned int)(st.st_mode & 07777),
+			  st.st_mode & S_IWOTH ? "every account" : "its group");
+		err = -EPERM;
+		goto out_close;
+	}
+	return fd;
+
+out_close:
+	close(fd);
+	return err;
+}
+
 int metrics_write_textfile(const char *dir, const struct argguard_metrics *m)
 {
-	char path[4096], tmp[4096];
+	static const char tmp[] = METRICS_TEXTFILE ".tmp"; /* not *.prom: never read half-written */
 	FILE *f;
-	int fd, err = 0;
+	int dir_fd, fd, err = 0;
 
-	if (snprintf(path, sizeof(path), "%s/" METRICS_TEXTFILE, dir) >= (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	/* Not *.prom: node_exporter never reads it half-written. */
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -errno;
+	dir_fd = open_textfile_dir(dir);
+	if (dir_fd < 0)
+		return dir_fd;
+	/*
+	 * Only root and the daemon can write the directory, so whatever has the
+	 * temporary name is a leftover of theirs, from a crash: it goes, or
+	 * O_EXCL would refuse every write after it. The open's flags still
+	 * refuse anything put there since, rather than follow a link or wait
+	 * for a FIFO's reader.
+	 */
+	if (unlinkat(dir_fd, tmp, 0) && errno != ENOENT) {
+		err = -errno;
+		log_error("failed to remove %s/%s: %s", dir, tmp, strerror(-err));
+		goto out_close;
+	}
+	fd = openat(dir_fd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		    0644);
+	if (fd < 0) {
+		err = -errno;
+		log_error("failed to make %s/%s: %s", dir, tmp, strerror(-err));
+		goto out_close;
+	}
 	if (fchmod(fd, 0644) || !(f = fdopen(fd, "w"))) {
 		err = -errno;
 		close(fd);
@@ -410,14 +485,14 @@ int metrics_write_textfile(const char *dir, const struct argguard_metrics *m)
 	/* No fsync: a file lost to a crash is rewritten seconds into the next start. */
 	if (fclose(f) && !err)
 		err = -errno;
-	if (err)
-		goto out_unlink;
-	if (rename(tmp, path)) {
+	if (!err && renameat(dir_fd, tmp, dir_fd, METRICS_TEXTFILE))
 		err = -errno;
-		goto out_unlink;
-	}
-	return 0;
 out_unlink:
-	unlink(tmp);
+	if (err) {
+		log_error("failed to write %s/%s: %s", dir, METRICS_TEXTFILE, strerror(-err));
+		unlinkat(dir_fd, tmp, 0);
+	}
+out_close:
+	close(dir_fd);
 	return err;
 }

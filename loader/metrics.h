@@ -95,8 +95,9 @@ void apply_status_load(const char *path, struct apply_status *st);
 /*
  * Write m in the Prometheus format to dir/argguard.prom, atomically: a
  * temporary file in dir, renamed over it, mode 0644 whatever the umask, so
- * node_exporter (user prometheus on Debian) can read it. Returns 0 or a
- * negative errno.
+ * node_exporter (user prometheus on Debian) can read it. dir must be root's
+ * (or the caller's), writable by its owner alone: another is refused
+ * (-EPERM). Returns 0 or a negative errno, the reason logged.
  */
 int metrics_write_textfile(const char *dir, const struct argguard_metrics *m);
 

@@ -18,6 +18,7 @@ void metrics_file_write(struct metrics_file *mf)
 {
 	struct argguard_metrics m = { 0 };
 	struct size_data *sizes = NULL;
+	struct log_capture once;
 	struct policy live_policy;
 	int err;
 
@@ -38,16 +39,21 @@ void metrics_file_write(struct metrics_file *mf)
 		if (sizes &&
 		    !sizes_maps_read_live(&mf->policy, DEFAULT_CGROUP_ROOT, &live_policy, sizes))
 			m.sizes = sizes; /* its scopes name live's rules */
+		/* Failing still, it said why: not again every METRICS_INTERVAL_S. */
+		log_capture_start(&once, LOG_ERR, NULL, 0, mf->failing);
 		err = metrics_write_textfile(mf->dir, &m);
+		log_capture_stop(&once);
 		if (m.sizes) {
 			size_data_free(sizes);
 			policy_free(&live_policy);
 		}
 		free(sizes);
+	} else if (!mf->failing) {
+		log_error("failed to read the metrics: %s", strerror(-err));
 	}
 	if (err && !mf->failing)
-		log_error("failed to write %s/%s: %s; trying again every %d seconds", mf->dir,
-			  METRICS_TEXTFILE, strerror(-err), METRICS_INTERVAL_S);
+		log_error("no metrics in %s/%s; trying again every %d seconds", mf->dir,
+			  METRICS_TEXTFILE, METRICS_INTERVAL_S);
 	else if (!err && mf->failing)
 		fprintf(stderr, "argguard: writing %s/%s again\n", mf->dir, METRICS_TEXTFILE);
 	mf->failing = err != 0;

@@ -11,6 +11,7 @@
 #include "container.h"
 #include "metrics.h"
 #include "size_bucket.h"
+#include "terminal_safe.h"
 
 #define BAR_WIDTH 40
 
@@ -108,7 +109,7 @@ static void print_cgroups(FILE *out, const struct size_data *d, int s)
 	for (size_t i = 0; i < d->n_cgroups; i++) {
 		const struct size_cgroup *c = &d->cgroups[i];
 		uint64_t n = size_hist_execs(&c->hist, ARGGUARD_SIZE_TOTAL_BYTES);
-		char name[300], max[32];
+		char name[300], safe[TERMINAL_SAFE_SIZE(sizeof(name))], max[32];
 		struct container ct;
 
 		if (c->slot != (uint32_t)s || !n)
@@ -125,14 +126,15 @@ static void print_cgroups(FILE *out, const struct size_data *d, int s)
 		size_format(max, sizeof(max), c->hist.max[ARGGUARD_SIZE_TOTAL_BYTES], false);
 		fprintf(out,
 			"    %-24s %8" PRIu64 " execs, total_bytes largest %s, mean %" PRIu64 "\n",
-			name, n, max, c->hist.sum[ARGGUARD_SIZE_TOTAL_BYTES] / n);
+			terminal_safe(safe, sizeof(safe), name), n, max,
+			c->hist.sum[ARGGUARD_SIZE_TOTAL_BYTES] / n);
 	}
 }
 
 static void print_text(FILE *out, const struct size_data *d, const struct policy *policy,
 		       const char *policy_name)
 {
-	char name[300];
+	char name[300], safe[TERMINAL_SAFE_SIZE(sizeof(name))];
 	bool any = false;
 
 	fprintf(out, "Exec sizes by scope (limits as in %s):\n", policy_name);
@@ -145,7 +147,8 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 			continue;
 		any = true;
 		size_scope_name(&d->scopes[s], name, sizeof(name));
-		fprintf(out, "\n[%s] %" PRIu64 " execs\n", name, n);
+		fprintf(out, "\n[%s] %" PRIu64 " execs\n", terminal_safe(safe, sizeof(safe), name),
+			n);
 		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
 			print_chart(out, h, m);
 		if (r)
@@ -162,16 +165,20 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 		"argv", "envp", "argc", "envc", "uid", "comm", "scope", "cgroup");
 	for (size_t i = 0; i < d->n_largest; i++) {
 		const struct size_exec *e = &d->largest[i];
-		char argv[24] = "-", envp[24] = "-";
+		char argv[24] = "-", envp[24] = "-", comm[TERMINAL_SAFE_SIZE(sizeof(e->comm))];
 
 		if (e->exact) {
 			snprintf(argv, sizeof(argv), "%" PRIu64, e->argv_bytes);
 			snprintf(envp, sizeof(envp), "%" PRIu64, e->envp_bytes);
 		}
 		size_scope_name(&d->scopes[e->slot % ARGGUARD_SIZE_SLOTS], name, sizeof(name));
-		fprintf(out, "  %10" PRIu64 " %10s %10s %8u %8u %8u  %-16s %-20s %s\n",
-			e->total_bytes, argv, envp, e->argc, e->envc, e->uid, e->comm, name,
-			e->cgroup ? e->cgroup : "(gone)");
+		/* comm and the cgroup's path are the exec's own: any account's choice */
+		fprintf(out, "  %10" PRIu64 " %10s %10s %8u %8u %8u  %-16s %-20s ", e->total_bytes,
+			argv, envp, e->argc, e->envc, e->uid,
+			terminal_safe(comm, sizeof(comm), e->comm),
+			terminal_safe(safe, sizeof(safe), name));
+		terminal_safe_fputs(e->cgroup ? e->cgroup : "(gone)", out);
+		fputc('\n', out);
 	}
 }
 

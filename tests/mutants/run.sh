@@ -29,7 +29,8 @@ source "$ROOT/vm/lib.sh"
 # run the host ctest tests matching REGEX there; prints as run_mutant does.
 run_ctest_mutant() {
 	local work=$1 kernel=$2 catch=$3
-	local targets=()
+	local targets=() target=${catch#^}
+	target=${target%\$} # "^test_x$" names the target test_x
 	if ! cmake -S "$work" -B "$work/build" ${kernel:+-DARGGUARD_KERNEL_DIR="$kernel"} \
 		>"$work/build.log" 2>&1; then
 		echo "does not configure (see $work/build.log)"
@@ -40,8 +41,8 @@ run_ctest_mutant() {
 	targets=(--target "$(sed -n 's/^build: //p' "$work/mutant.patch")")
 	if [[ ${targets[1]} == "" ]]; then
 		targets=(--target help)
-		[[ $'\n'$(cmake --build "$work/build" --target help)$'\n' == *$'\n'"... $catch"$'\n'* ]] &&
-			targets=(--target "$catch")
+		[[ $'\n'$(cmake --build "$work/build" --target help)$'\n' == *$'\n'"... $target"$'\n'* ]] &&
+			targets=(--target "$target")
 	fi
 	if ! cmake --build "$work/build" -j"$(nproc)" "${targets[@]}" >>"$work/build.log" 2>&1; then
 		echo "does not build (see $work/build.log)"
@@ -50,6 +51,8 @@ run_ctest_mutant() {
 		echo "MISSED (see $work/ctest.log)"
 	elif grep -q 'No tests were found' "$work/ctest.log"; then
 		echo "no test matches '$catch' in this configuration (see $work/ctest.log)"
+	elif grep -q 'Not Run' "$work/ctest.log"; then
+		echo "its test was not built, so did not run (see $work/ctest.log)"
 	else
 		echo "caught: $(grep -m 1 -E '^not ok' "$work/ctest.log" || echo "ctest -R '$catch' failed")"
 		rm -rf "$work"

@@ -3,7 +3,7 @@
  * log.c: a journald priority prefix exactly when stderr is the stream that
  * JOURNAL_STREAM names, and the message text the same either way; a
  * capture keeps the first message at its priority, and a quiet one prints
- * nothing.
+ * nothing. What a message quotes is printed escaped, and captured exact.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +137,19 @@ static void emit_quiet(void)
 	      outer_buf);
 }
 
+/* A message that quotes what another account chose: one line, escaped; the capture exact. */
+static void emit_quoted(void)
+{
+	struct log_capture c;
+	char buf[64];
+
+	log_capture_start(&c, LOG_ERR, buf, sizeof(buf), false);
+	log_error("no cgroup %s", "/a\x1b]0;pwned\x07\nargguard: forged");
+	log_capture_stop(&c);
+	CHECK(!strcmp(buf, "no cgroup /a\x1b]0;pwned\x07\nargguard: forged"),
+	      "the capture keeps the exact bytes");
+}
+
 int main(void)
 {
 	int saved = dup(STDERR_FILENO);
@@ -158,6 +171,8 @@ int main(void)
 		      "argguard: warning: a warning\nargguard: f.conf:3: first\nargguard: second\n"
 		      "argguard: after\n");
 	expect_output("quiet", emit_quiet, "argguard: printed\n");
+	expect_output("quoted", emit_quoted,
+		      "argguard: no cgroup /a\\x1b]0;pwned\\x07\\x0aargguard: forged\n");
 
 	dup2(saved, STDERR_FILENO);
 	close(saved);

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "check.h"
+#include "log.h"
 #include "metrics.h"
 
 /* What metrics_print() writes, as a string to free(). */
@@ -428,6 +431,52 @@ static void prometheus_exposition(void)
 	free(text);
 }
 
+#define PWNED "\x1b]0;pwned\x07"
+
+/*
+ * Status's text quotes a policy file and what an apply said of it: a line
+ * that sets root's terminal title shows escaped, with no ESC or BEL of its
+ * own, a newline in it starts no line; the JSON keeps the exact bytes.
+ */
+static void status_text_escapes_what_it_quotes(void)
+{
+	struct argguard_metrics m;
+	json_object *obj, *file, *apply;
+	char *text;
+
+	example(&m);
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: /etc/argguard/argguard.conf:3: "
+			   "cgroup path '/" PWNED "\\' must start with '/'\n"
+			   "success=0\ntimestamp=1796292000\n",
+			   &m.last_apply);
+	m.policy_file = (struct policy_file_check){ .state = POLICY_FILE_INVALID,
+						    .path = "/srv/" PWNED ".conf" };
+	snprintf(m.policy_file.error, sizeof(m.policy_file.error), "/srv/%s.conf:1: '%s\n'", PWNED,
+		 PWNED);
+	text = print(METRICS_TEXT, &m);
+	CHECK(!strchr(text, '\x1b') && !strchr(text, '\x07'), "the text holds no ESC and no BEL");
+	CHECK(has_line(text, "last apply: 2026-12-03T10:00:00Z: /etc/argguard/argguard.conf:3: "
+			     "cgroup path '/\\x1b]0;pwned\\x07\\\\' must start with '/'"),
+	      "the apply's message, escaped, its backslash doubled: %s", text);
+	CHECK(has_line(text, "policy_file: INVALID: /srv/\\x1b]0;pwned\\x07.conf:1: "
+			     "'\\x1b]0;pwned\\x07\\x0a'; the live policy stays as it is, and a "
+			     "reload would change nothing"),
+	      "the policy file's error, escaped, its newline too");
+	free(text);
+	text = print(METRICS_JSON, &m);
+	obj = json_tokener_parse(text);
+	file = obj ? json_object_object_get(obj, "policy_file") : NULL;
+	apply = obj ? json_object_object_get(obj, "last_apply") : NULL;
+	CHECK(file && !strcmp(json_object_get_string(json_object_object_get(file, "error")),
+			      m.policy_file.error),
+	      "the JSON keeps the error's bytes: %s", text);
+	CHECK(apply && strstr(json_object_get_string(json_object_object_get(apply, "message")),
+			      "'/" PWNED "\\'"),
+	      "and the apply's message's");
+	json_object_put(obj);
+	free(text);
+}
+
 static void apply_status_round_trips(void)
 {
 	struct apply_status st;
@@ -476,9 +525,22 @@ static void apply_status_of_an_older_daemon(void)
 	CHECK(st.known && !st.has_result, "timestamp must be a number");
 }
 
+/* metrics_write_textfile(), with the error it logs kept in why and not printed. */
+static int write_quietly(const char *dir, const struct argguard_metrics *m, char *why,
+			 size_t why_len)
+{
+	struct log_capture c;
+	int ret;
+
+	log_capture_start(&c, LOG_ERR, why, why_len, true);
+	ret = metrics_write_textfile(dir, m);
+	log_capture_stop(&c);
+	return ret;
+}
+
 static void textfile_is_written_whole_and_readable(void)
 {
-	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], buf[8192];
+	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], buf[8192], why[512];
 	struct argguard_metrics m;
 	struct stat sb;
 	mode_t old = umask(0077); /* the unit's is 0027: the file must be 0644 anyway */
@@ -506,8 +568,125 @@ static void textfile_is_written_whole_and_readable(void)
 	free(want);
 	unlink(path);
 	rmdir(dir);
-	CHECK(metrics_write_textfile(dir, &m) == -ENOENT, "a missing directory: -ENOENT");
+	CHECK(write_quietly(dir, &m, why, sizeof(why)) == -ENOENT, "a missing directory: -ENOENT");
+	CHECK(strstr(why, dir) != NULL, "the error names the directory: %s", why);
 	umask(old);
+}
+
+/* What a test that hangs prints, rather than hang ctest: write(2) and _exit(2) are safe here. */
+static void blocked(int sig)
+{
+	static const char msg[] = "not ok - the textfile's write waited for a FIFO's reader\n";
+
+	(void)sig;
+	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+/* A FIFO at the temporary file's name: the daemon's main loop must not wait in open(). */
+static void textfile_write_does_not_wait_for_a_fifo(void)
+{
+	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], why[512];
+	struct argguard_metrics m;
+	struct stat sb;
+	int ret;
+
+	example(&m);
+	CHECK(mkdtemp(dir) != NULL, "a scratch directory");
+	snprintf(path, sizeof(path), "%s/argguard.prom", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	CHECK(mkfifo(tmp, 0600) == 0, "a FIFO where the temporary file goes");
+	fflush(stdout);
+	signal(SIGALRM, blocked);
+	alarm(10);
+	ret = write_quietly(dir, &m, why, sizeof(why));
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+	CHECK(ret == 0, "written, the FIFO a leftover in a directory only we can write: %d %s", ret,
+	      why);
+	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode), "the textfile is a regular file");
+	CHECK(access(tmp, F_OK) && errno == ENOENT, "and nothing is left at the temporary name");
+	unlink(path);
+	unlink(tmp);
+	rmdir(dir);
+}
+
+/* A link at the temporary file's name is never followed: its target stays as it was. */
+static void textfile_write_does_not_follow_a_link(void)
+{
+	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], target[300], why[512];
+	char buf[64] = "";
+	struct argguard_metrics m;
+	struct stat sb;
+	FILE *f;
+	int ret;
+
+	example(&m);
+	CHECK(mkdtemp(dir) != NULL, "a scratch directory");
+	snprintf(path, sizeof(path), "%s/argguard.prom", dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	f = fopen(target, "w");
+	if (f) {
+		fputs("untouched\n", f);
+		fclose(f);
+	}
+	CHECK(symlink(target, tmp) == 0, "a link where the temporary file goes");
+	ret = write_quietly(dir, &m, why, sizeof(why));
+	CHECK(ret == 0, "written: %d %s", ret, why);
+	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode),
+	      "the textfile is a regular file, not the link renamed");
+	f = fopen(target, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	CHECK(!strcmp(buf, "untouched\n"), "the link's target is as it was: %s", buf);
+	unlink(path);
+	unlink(tmp);
+	unlink(target);
+	rmdir(dir);
+}
+
+/* Refused: a directory another account can write, whose refusal names it and says why. */
+static void refused_in(const char *dir, mode_t mode, const char *who)
+{
+	char path[256], why[512];
+	struct argguard_metrics m;
+	int ret;
+
+	example(&m);
+	snprintf(path, sizeof(path), "%s/argguard.prom", dir);
+	chmod(dir, mode);
+	ret = write_quietly(dir, &m, why, sizeof(why));
+	CHECK(ret == -EPERM, "mode %04o: refused with -EPERM (%d)", (unsigned int)mode, ret);
+	CHECK(strstr(why, dir) && strstr(why, who), "the refusal names %s and %s: %s", dir, who,
+	      why);
+	CHECK(access(path, F_OK) && errno == ENOENT, "and writes nothing there");
+}
+
+static void textfile_directory_others_can_write_is_refused(void)
+{
+	char dir[] = "/tmp/argguard-metrics-XXXXXX", why[512];
+	struct argguard_metrics m;
+
+	example(&m);
+	CHECK(mkdtemp(dir) != NULL, "a scratch directory");
+	refused_in(dir, 0770, "its group");
+	refused_in(dir, 0722, "every account");
+	refused_in(dir, 01777, "every account"); /* sticky: others still make the name first */
+	if (geteuid() == 0) {
+		chmod(dir, 0755);
+		CHECK(chown(dir, 65534, 65534) == 0, "the directory given to uid 65534");
+		CHECK(write_quietly(dir, &m, why, sizeof(why)) == -EPERM &&
+			      strstr(why, "uid 65534"),
+		      "a directory of another account's is refused: %s", why);
+	} else {
+		printf("# not root: a directory of another account's is not tried\n");
+	}
+	rmdir(dir);
 }
 
 int main(void)
@@ -522,6 +701,10 @@ int main(void)
 	prometheus_exposition();
 	apply_status_round_trips();
 	apply_status_of_an_older_daemon();
+	status_text_escapes_what_it_quotes();
 	textfile_is_written_whole_and_readable();
+	textfile_write_does_not_wait_for_a_fifo();
+	textfile_write_does_not_follow_a_link();
+	textfile_directory_others_can_write_is_refused();
 	return check_done();
 }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <linux/types.h>
 
+#include <json-c/json.h>
+
 #include "check.h"
 #include "log.h"
 #include "size_bucket.h"
@@ -357,6 +359,56 @@ static void test_report_by_container(void)
 	policy_free(&live);
 }
 
+#define PWNED "\x1b]0;pwned\x07"
+
+/*
+ * A comm and a cgroup path that set root's terminal title: the text shows
+ * them escaped, with no ESC or BEL of theirs; the JSON keeps their bytes.
+ */
+static void test_report_escapes_what_execs_chose(void)
+{
+	struct policy live = two_rules();
+	struct size_data d;
+	json_object *obj, *largest, *e;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	memset(&d, 0, sizeof(d));
+	size_slots_assign(&live, NULL, true);
+	size_slots_scopes(&live, d.scopes);
+	fill(&d.hist[3], (const __u64[]){ 5000 }, 1, 1);
+	d.largest[0] = (struct size_exec){
+		.total_bytes = 5000, .uid = 1000, .slot = 3, .cgroup = "/user.slice/" PWNED "\\x"
+	};
+	strcpy(d.largest[0].comm, PWNED);
+	d.n_largest = 1;
+	out = open_memstream(&text, &len);
+	size_report_print(out, &d, &live, "the live policy", false);
+	fclose(out);
+	CHECK(!strchr(text, '\x1b') && !strchr(text, '\x07'), "the text holds no ESC and no BEL");
+	CHECK(strstr(text, " \\x1b]0;pwned\\x07 ") != NULL, "the comm, escaped: %s", text);
+	CHECK(strstr(text, " /user.slice/\\x1b]0;pwned\\x07\\\\x\n") != NULL,
+	      "the cgroup path, escaped, its backslash doubled: %s", text);
+	free(text);
+	text = NULL;
+	out = open_memstream(&text, &len);
+	size_report_print(out, &d, &live, "the live policy", true);
+	fclose(out);
+	CHECK(strstr(text, "\"comm\":\"\\u001b]0;pwned\\u0007\"") != NULL,
+	      "the JSON escapes the comm as JSON does: %s", text);
+	obj = json_tokener_parse(text);
+	largest = obj ? json_object_object_get(obj, "largest") : NULL;
+	e = largest ? json_object_array_get_idx(largest, 0) : NULL;
+	CHECK(e && !strcmp(json_object_get_string(json_object_object_get(e, "comm")), PWNED) &&
+		      !strcmp(json_object_get_string(json_object_object_get(e, "cgroup")),
+			      "/user.slice/" PWNED "\\x"),
+	      "and it reads back as the exact bytes");
+	json_object_put(obj);
+	free(text);
+	policy_free(&live);
+}
+
 static void test_prometheus(void)
 {
 	static const __u64 seen[] = { 300, 5000 };
@@ -432,6 +484,7 @@ int main(void)
 	test_report();
 	test_pattern_counts_by_cgroup();
 	test_report_by_container();
+	test_report_escapes_what_execs_chose();
 	test_prometheus();
 	test_learn_sizes_key();
 	return check_done();
