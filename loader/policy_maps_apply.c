@@ -171,18 +171,14 @@ static int index_by_pattern(const char *path, ino_t ino, void *data)
 
 /*
  * The set's patterns into their slots, highest rank first, an empty path
- * after the last; then the cgroups that exist, judged by them. The slots
- * are in place before the walk starts: a cgroup made meanwhile is judged by
- * the cgroup_mkdir program if the walk misses it, by both alike if not.
- * The slots are written last to first: slot 0, emptied by clear_patterns(),
- * hides the rest until it is written, so the cgroup_mkdir program never
- * sees new patterns followed by the ones this set held two applies ago.
+ * after the last. The slots are written last to first: slot 0, emptied by
+ * clear_patterns(), hides the rest until it is written, so the
+ * cgroup_mkdir program never sees new patterns followed by the ones this
+ * set held two applies ago. Returns how many, or a negative errno.
  */
-static int write_cgroup_patterns(const struct policy_maps *m, const struct policy *p, __u32 set,
-				 const char *cgroup_root)
+static long write_pattern_slots(const struct policy_maps *m, const struct policy *p, __u32 set)
 {
 	size_t *order = malloc((p->n_cgroups + 1) * sizeof(*order)), n;
-	struct indexing x = { .p = p, .m = m, .fd = m->fd[PIN_CGROUP_IDS], .set = set };
 	struct argguard_cgroup_key key;
 	__u32 slot;
 
@@ -201,21 +197,44 @@ static int write_cgroup_patterns(const struct policy_maps *m, const struct polic
 		}
 	}
 	free(order);
-	if (!n)
-		return 0;
-	/*
-	 * The programs match no path of sizeof(key.path) - 1 bytes or more:
-	 * a cgroup there takes its nearest shorter ancestor's rule, so what is
-	 * below needs no index.
-	 */
-	return cgroup_walk(cgroup_root, sizeof(key.path) - 2, index_by_pattern, &x);
+	return (long)n;
 }
 
+/*
+ * Return once every cgroup whose cgroup_mkdir program ran before now can be
+ * seen by a walk. The program runs under cgroup_mutex, just before the new
+ * cgroup becomes visible (kernel/cgroup/cgroup.c, cgroup_mkdir():
+ * TRACE_CGROUP_PATH(mkdir), then kernfs_activate(), in 6.1 as in 6.12).
+ * A mkdir and rmdir of our own take the mutex too, so they return after
+ * every such mkdir has finished. Else a program that read the rules and
+ * slots before they were written would leave its cgroup unindexed, and a
+ * walk that read its parent just before it became visible would miss it.
+ */
+static void wait_for_mkdirs(const char *cgroup_root)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/argguard-apply.%d", cgroup_root, (int)getpid());
+	if (mkdir(path, 0700) && errno != EEXIST)
+		log_warning("failed to make %s to wait for cgroups being made: %s; one made "
+			    "during this apply may be judged by the rule above it until the next",
+			    path, strerror(errno));
+	rmdir(path);
+}
+
+/*
+ * The set's cgroup rules, then its pattern slots; then, once every cgroup
+ * made before them is visible, the cgroups that exist, indexed by their
+ * literal paths and by the patterns. A cgroup made from then on is indexed
+ * by the cgroup_mkdir program, which reads the rules and slots in place.
+ */
 static int write_cgroup_rules(const struct policy_maps *m, const struct policy *p, __u32 set,
 			      const char *cgroup_root)
 {
+	struct indexing x = { .p = p, .m = m, .fd = m->fd[PIN_CGROUP_IDS], .set = set };
 	struct argguard_cgroup_key key;
 	struct argguard_rule rule;
+	long patterns;
 	int err;
 
 	for (size_t i = 0; i < p->n_cgroups; i++) {
@@ -228,13 +247,31 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 			rule.flags |= ARGGUARD_RULE_TIGHTENS;
 		if (bpf_map_update_elem(m->fd[PIN_CGROUP_RULES], &key, &rule, BPF_ANY))
 			return -errno;
-		if (cgroup_is_pattern(key.path))
+	}
+	patterns = write_pattern_slots(m, p, set);
+	if (patterns < 0)
+		return (int)patterns;
+	if (!p->n_cgroups)
+		return 0;
+	wait_for_mkdirs(cgroup_root);
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		if (cgroup_is_pattern(p->cgroups[i].path))
 			continue;
+		memset(&key, 0, sizeof(key));
+		key.set = set;
+		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
 		err = index_cgroup(m, &key, cgroup_root);
 		if (err)
 			return err;
 	}
-	return write_cgroup_patterns(m, p, set, cgroup_root);
+	if (!patterns)
+		return 0;
+	/*
+	 * The programs match no path of sizeof(key.path) - 1 bytes or more:
+	 * a cgroup there takes its nearest shorter ancestor's rule, so what is
+	 * below needs no index.
+	 */
+	return cgroup_walk(cgroup_root, sizeof(key.path) - 2, index_by_pattern, &x);
 }
 
 /* No pattern in the set: from here, the cgroup_mkdir program judges by none of its old ones. */

@@ -12,10 +12,15 @@
  *
  * An index with no room for more fails no apply: each cgroup left out is
  * counted, and the lowest id of them marked, where the programs look.
+ *
+ * The apply waits for the cgroups being made (a mkdir of its own, which
+ * the kernel serializes with theirs) after it wrote the rules and the
+ * slots, and before it indexes a cgroup.
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +272,54 @@ int munmap(void *addr, size_t len)
 	return libc_munmap(addr, len);
 }
 
+/* What the maps held when the apply made its cgroup to wait for the others. */
+static struct {
+	bool waited;
+	unsigned int rules, slots, ids; /* of the set, at the wait */
+	__u32 set;
+} wait_seen;
+
+/* Count the set's entries in a hash map keyed by (set, ...) at set_offset, or its slots in use. */
+static unsigned int set_entries(int fd, size_t set_offset, __u32 set)
+{
+	const struct fake_map *m = map_of(fd);
+	unsigned int n = 0;
+	__u32 key_set;
+
+	for (unsigned int i = 0; i < m->n; i++) {
+		memcpy(&key_set, m->keys + i * m->key_size + set_offset, sizeof(key_set));
+		n += key_set == set;
+	}
+	return n;
+}
+
+int mkdir(const char *path, mode_t mode)
+{
+	int (*libc_mkdir)(const char *, mode_t);
+	const struct fake_map *slots;
+
+	if (strstr(path, "/argguard-apply.") && n_maps) {
+		slots = map_of(pm.fd[PIN_CGROUP_PATTERNS]);
+		wait_seen.waited = true;
+		wait_seen.rules =
+			set_entries(pm.fd[PIN_CGROUP_RULES],
+				    offsetof(struct argguard_cgroup_key, set), wait_seen.set);
+		wait_seen.ids =
+			set_entries(pm.fd[PIN_CGROUP_IDS],
+				    offsetof(struct argguard_cgroup_id_key, set), wait_seen.set);
+		wait_seen.slots = 0;
+		for (unsigned int i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
+			const struct argguard_cgroup_key *k =
+				(const void *)(slots->values +
+					       (wait_seen.set * ARGGUARD_MAX_CGROUP_PATTERNS + i) *
+						       slots->value_size);
+			wait_seen.slots += k->path[0] != '\0';
+		}
+	}
+	*(void **)&libc_mkdir = dlsym(RTLD_NEXT, "mkdir");
+	return libc_mkdir(path, mode);
+}
+
 static void make_maps(void)
 {
 	for (int i = 0; i < n_maps; i++) {
@@ -470,8 +523,48 @@ static void deep_tree_fails_no_apply(void)
 	tree_remove(root);
 }
 
+static void apply_waits_for_mkdirs_before_it_indexes(void)
+{
+	static const char text[] = "[global]\nmode = enforce\n"
+				   "[cgroup /system.slice]\nmax_total_bytes = 64K\n"
+				   "[cgroup /system.slice/docker-*.scope]\nmax_total_bytes = 1M\n";
+	char root[] = "/tmp/argguard-test-wait.XXXXXX", dir[96];
+	struct argguard_config cfg = { 0 };
+	struct policy p;
+	__u32 zero = 0;
+
+	CHECK(mkdtemp(root) != NULL, "a cgroup root of our own");
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/system.slice/docker-a.scope", root);
+	mkdir(dir, 0755);
+	make_maps();
+	memset(&late, 0, sizeof(late));
+	parse(text, &p);
+	bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg);
+	wait_seen = (__typeof__(wait_seen)){ .set = (cfg.active_set & 1) ^ 1 };
+	CHECK(!policy_maps_apply(&pm, &p, root, ARGGUARD_POLICY_APPLIED), "the policy is applied");
+	CHECK(wait_seen.waited, "the apply made a cgroup of its own to wait for the others");
+	CHECK(wait_seen.rules == 2 && wait_seen.slots == 1 && wait_seen.ids == 0,
+	      "at the wait, the set held its 2 rules (%u) and its 1 pattern slot (%u), and had "
+	      "indexed no cgroup yet (%u ids)",
+	      wait_seen.rules, wait_seen.slots, wait_seen.ids);
+	CHECK(set_entries(pm.fd[PIN_CGROUP_IDS], offsetof(struct argguard_cgroup_id_key, set),
+			  wait_seen.set) == 3,
+	      "after it, both cgroups and the mark are indexed");
+	snprintf(dir, sizeof(dir), "%s/argguard-apply.%d", root, (int)getpid());
+	CHECK(access(dir, F_OK) != 0, "the apply's own cgroup is gone");
+	policy_free(&p);
+	snprintf(dir, sizeof(dir), "%s/system.slice/docker-a.scope", root);
+	rmdir(dir);
+	snprintf(dir, sizeof(dir), "%s/system.slice", root);
+	rmdir(dir);
+	rmdir(root);
+}
+
 int main(void)
 {
+	apply_waits_for_mkdirs_before_it_indexes();
 	full_index_is_counted_not_failed();
 	late_mkdir_leaves_no_stale_index("[global]\nmode = enforce\n"
 					 "[cgroup /system.slice]\nmax_total_bytes = 64K\n",
