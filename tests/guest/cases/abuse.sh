@@ -16,7 +16,8 @@ abuse_cleanup() {
 	local d
 	"$HELPERS/fill_cgroup_ids" empty || true
 	for d in "$ABUSE_DELEG" "$ABUSE_VICTIMS" "$ABUSE_LOOSE"; do
-		[[ -d $CG$d ]] && find "$CG$d" -depth -type d -exec rmdir {} + 2>/dev/null
+		# -delete removes by descriptor: a user's tree may pass PATH_MAX.
+		[[ -d $CG$d ]] && find "$CG$d" -depth -type d -delete 2>/dev/null
 	done
 	cleanup
 }
@@ -195,4 +196,28 @@ test_records_a_container_roots_flood_leaves_the_host_roots_record_on_file() {
 	host=$(tail -n +$((before + 1)) "$EVENT_LOG" |
 		jq -c 'select(.uid == 0 and .comm == "execsize" and .verdict == "deny")')
 	[[ -n $host ]] || fail "the host root's record was held back by a container root's flood"
+}
+
+# A tree no path-based walk gets through, as any user can make it in a
+# delegated subtree: 17 levels of 250-byte names, then two branches each 16
+# levels deep (glibc's nftw() failed it with ENAMETOOLONG, and with it every
+# apply of a policy with a pattern).
+test_cgroup_walk_a_users_deep_tree_fails_no_apply() {
+	trap abuse_cleanup EXIT
+	delegate_to_tester
+	mkdir -p "$CG$ABUSE_VICTIMS/there"
+	"${AS_TESTER[@]}" bash -c '
+		cd "$1" || exit 1
+		for l in {a..q}; do
+			n=$(printf "%0250d" 0 | tr 0 "$l")
+			mkdir "$n" && cd "$n" || exit 1
+		done
+		for b in x y; do
+			(mkdir "$b" && cd "$b" && for _ in {1..16}; do mkdir c && cd c || exit 1; done) ||
+				exit 1
+		done' _ "$CG$ABUSE_DELEG" || fail "the tester could not build its deep tree"
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
+		"[cgroup $ABUSE_VICTIMS/*]" "max_total_bytes = 100K"
+	expect E2BIG "100K + 1 in a cgroup the apply's walk indexed past the user's tree" \
+		in_cgroup "$ABUSE_VICTIMS/there" "${ABUSE_OVER[@]}"
 }
