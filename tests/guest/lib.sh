@@ -179,6 +179,19 @@ bpftool_set_limit() { set_rule_field global_rules max_total_bytes "$1" $(le 4 "$
 log_lines() { [[ -f $EVENT_LOG ]] && wc -l <"$EVENT_LOG" || echo 0; }
 
 # wait_log_lines N: wait up to 10 s for the log to hold at least N lines.
+# wait_for SECONDS CMD...: run CMD every half second until it succeeds.
+wait_for() {
+	local i n=$(($1 * 2))
+	shift
+	for ((i = 0; i < n; i++)); do
+		if "$@"; then
+			return 0
+		fi
+		sleep 0.5
+	done
+	return 1
+}
+
 wait_log_lines() {
 	local i
 	for ((i = 0; i < 100; i++)); do

@@ -221,3 +221,43 @@ test_cgroup_walk_a_users_deep_tree_fails_no_apply() {
 	expect E2BIG "100K + 1 in a cgroup the apply's walk indexed past the user's tree" \
 		in_cgroup "$ABUSE_VICTIMS/there" "${ABUSE_OVER[@]}"
 }
+
+# A user who names its program with a terminal's escape sequences: comm is
+# the file name the kernel keeps, and argguard report shows it to root.
+test_report_prints_no_raw_escape_a_user_put_in_comm() {
+	local dir=/tmp/argguard-t-escape name=$'\e]0;pwned\a' out before
+	trap 'rm -rf "$dir"; restore_policy' EXIT
+	mkdir -p "$dir"
+	cp "$HELPERS/execsize" "$dir/$name"
+	chmod 755 "$dir" "$dir/$name"
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
+	before=$(log_lines)
+	# Near the kernel's 6 MiB cap: among the largest execs report lists, whatever ran before.
+	expect E2BIG "the escape-named program's offending exec" \
+		bash -c 'ulimit -s unlimited && exec "$@"' _ "${AS_TESTER[@]}" "$dir/$name" 6250000 0 /bin/true
+	wait_log_lines $((before + 1)) || fail "no record of the escape-named program's exec"
+	out=$(argguard report 2>&1)
+	if [[ $out == *$'\e'* || $out == *$'\a'* ]]; then
+		fail "argguard report wrote a raw ESC or BEL to the terminal"
+	fi
+	[[ $out == *'\x1b]0;pwned\x07'* ]] ||
+		fail "expected the comm escaped as \\x1b]0;pwned\\x07 in: $(cat -v <<<"$out" | head -n 20)"
+	jq -e --arg c "$name" 'select(.comm == $c)' "$EVENT_LOG" >/dev/null ||
+		fail "the JSON log must keep the comm's exact bytes"
+}
+
+# Another account's FIFO where the daemon writes its metrics' temporary
+# file: the write must not block, and records keep flowing.
+test_metrics_a_fifo_at_the_temporary_file_blocks_nothing() {
+	local dir=/var/lib/prometheus/node-exporter before first
+	trap 'rm -f "$dir/argguard.prom.tmp"; restore_policy' EXIT
+	[[ -d $dir ]] || fail "expected the guest's metrics directory $dir"
+	mkfifo "$dir/argguard.prom.tmp"
+	first=$(stat -c %Y.%i "$dir/argguard.prom" 2>/dev/null || echo none)
+	wait_for 12 bash -c "[[ \$(stat -c %Y.%i '$dir/argguard.prom') != '$first' ]]" ||
+		fail "expected the daemon to write its metrics past the FIFO within 12 seconds"
+	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
+	before=$(log_lines)
+	expect E2BIG "an offending exec after the FIFO" "$HELPERS/execsize" 8000 0 /bin/true
+	wait_log_lines $((before + 1)) || fail "the daemon logged no record after the FIFO"
+}

@@ -10,19 +10,6 @@ NODE_EXPORTER=http://127.0.0.1:9100/metrics
 # prom_value METRIC: the value of METRIC (with its labels, as exposed) on stdin.
 prom_value() { awk -v m="$1" '$1 == m { print $2 }'; }
 
-# wait_for SECONDS CMD...: run CMD every half second until it succeeds.
-wait_for() {
-	local i n=$(($1 * 2))
-	shift
-	for ((i = 0; i < n; i++)); do
-		if "$@"; then
-			return 0
-		fi
-		sleep 0.5
-	done
-	return 1
-}
-
 scrape() { curl -fsS --max-time 30 "$NODE_EXPORTER"; }
 
 # textfile_says METRIC VALUE: the textfile has METRIC at VALUE.
