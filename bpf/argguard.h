@@ -13,7 +13,7 @@
 #define ARGGUARD_MAX_CGROUP_PATTERNS 128 /* per rule set, of its cgroup rules */
 #define ARGGUARD_MAX_RATED_UIDS 1024 /* record buckets, least recently used ones dropped */
 #define ARGGUARD_CGROUP_PATH_LEN 256 /* a cgroup rule's path: 254 bytes at most, then NULs */
-#define ARGGUARD_CGROUP_IDS_MAX 65536 /* cgroup_ids: live ruled cgroups, both sets together */
+#define ARGGUARD_CGROUP_IDS_MAX 16384 /* cgroup_ids: live ruled cgroups, both sets together */
 #define ARGGUARD_HEAD_MAX 1024 /* most command-line bytes a record can carry */
 #define ARGGUARD_HEAD_DEFAULT 256 /* config.head_bytes 0 reads as this */
 #define ARGGUARD_HEAD_MAX_ARGS 64

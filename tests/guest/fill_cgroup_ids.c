@@ -4,7 +4,7 @@
  * fill_cgroup_ids empty        take them out again
  *
  * What thousands of cgroups that a pattern matches leave behind, without
- * making them: a guest has not the memory for 65,536 cgroups. The ids are
+ * making them: a guest would take minutes to make 16,384 cgroups. The ids are
  * at FAKE_ID and up, far past any a boot gives out, under SET's mark's key.
  * fill prints how many it added before the map said E2BIG, and fails if it
  * never did. Run as root, inside the guest.

@@ -55,7 +55,7 @@ test_cgroup_index_a_users_2100_cgroups_leave_a_new_ruled_cgroup_judged_by_its_ru
 }
 
 test_cgroup_index_full_judges_new_cgroups_by_the_strictest_rule_and_says_so() {
-	local filled before record
+	local filled before record out
 	trap abuse_cleanup EXIT
 	mkdir "$CG$ABUSE_VICTIMS" "$CG$ABUSE_LOOSE"
 	apply_policy "[global]" "mode = enforce" "max_total_bytes = 1M" \
@@ -63,7 +63,7 @@ test_cgroup_index_full_judges_new_cgroups_by_the_strictest_rule_and_says_so() {
 		"[cgroup $ABUSE_LOOSE]" "max_total_bytes = 4M"
 	filled=$("$HELPERS/fill_cgroup_ids" fill "$(active_set)") || fail "could not fill the index"
 	echo "the index took $filled more ids before it was full"
-	((filled > 60000)) || fail "expected room for about 65,536 ids, took $filled"
+	((filled > 16000)) || fail "expected room for about 16,384 ids, took $filled"
 
 	mkdir "$CG$ABUSE_VICTIMS/new" "$CG$ABUSE_LOOSE/new"
 	before=$(log_lines)
@@ -77,11 +77,12 @@ test_cgroup_index_full_judges_new_cgroups_by_the_strictest_rule_and_says_so() {
 	expect allowed "100K + 1 in the 4M cgroup itself, indexed before" \
 		in_cgroup "$ABUSE_LOOSE" "${ABUSE_OVER[@]}"
 	expect_fail "status must exit 1 while cgroups are left out of the index" argguard status
-	argguard status 2>&1 | grep -q 'no room for' ||
-		fail "status must say the cgroup index had no room: $(argguard status 2>&1)"
+	out=$(argguard status 2>&1 || true)
+	[[ $out == *"no room for"* ]] || fail "status must say the cgroup index had no room: $out"
 	(($(unindexed) >= 2)) || fail "expected 2 or more cgroups left out, status says $(unindexed)"
-	argguard status --format prometheus | grep -qE '^argguard_cgroups_unindexed [1-9]' ||
-		fail "the metrics must count the cgroups left out"
+	out=$(argguard status --format prometheus 2>/dev/null || true)
+	grep -qE '^argguard_cgroups_unindexed [1-9]' <<<"$out" ||
+		fail "the metrics must count the cgroups left out: $(grep unindexed <<<"$out")"
 
 	"$HELPERS/fill_cgroup_ids" empty
 	restore_policy
