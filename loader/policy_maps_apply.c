@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include "cgroup_pattern.h"
 #include "cgroup_walk.h"
 #include "log.h"
+#include "map_memory.h"
 #include "size_slots.h"
 
 /*
@@ -77,8 +77,8 @@ static int count_unindexed(int index_fd, __u32 set, __u64 cgroup_id)
 	struct argguard_cgroup_index *index;
 	__u64 old;
 
-	index = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, index_fd, 0);
-	if (index == MAP_FAILED) {
+	index = map_memory(index_fd, len);
+	if (!index) {
 		old = errno;
 		log_error("failed to map the cgroup index's counts: %s", strerror((int)old));
 		return -(int)old;
@@ -94,7 +94,7 @@ static int count_unindexed(int index_fd, __u32 set, __u64 cgroup_id)
 	       !__atomic_compare_exchange_n(&index[set].first_unindexed, &old, cgroup_id, false,
 					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 		;
-	munmap(index, len);
+	map_memory_release(index, len);
 	return 0;
 }
 

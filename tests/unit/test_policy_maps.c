@@ -15,16 +15,15 @@
  *
  * The apply waits for the cgroups being made (a mkdir of its own, which
  * the kernel serializes with theirs) after it wrote the rules and the
- * slots, and before it indexes a cgroup.
+ * slots, and before it indexes a cgroup: an inotify watch on the cgroup
+ * root sees that mkdir.
  */
-#define _GNU_SOURCE /* RTLD_NEXT */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -32,6 +31,7 @@
 #include <bpf/libbpf.h>
 
 #include "check.h"
+#include "map_memory.h"
 #include "policy_maps.h"
 #include "tree.h"
 
@@ -109,6 +109,69 @@ static long find(const struct fake_map *m, const void *key)
 	return -1;
 }
 
+/*
+ * What the maps held when the apply indexed its first cgroup, and whether
+ * it had made its own cgroup to wait for the others by then (an inotify
+ * watch on the cgroup root, read at that first index).
+ */
+static struct {
+	int watch; /* -1: not watching */
+	bool indexing, waited;
+	unsigned int rules, slots; /* of the set, then */
+	__u32 set;
+} first_index = { .watch = -1 };
+
+/* Count the set's entries in a hash map keyed by (set, ...) at set_offset. */
+static unsigned int set_entries(int fd, size_t set_offset, __u32 set)
+{
+	const struct fake_map *m = map_of(fd);
+	unsigned int n = 0;
+	__u32 key_set;
+
+	for (unsigned int i = 0; i < m->n; i++) {
+		memcpy(&key_set, m->keys + i * m->key_size + set_offset, sizeof(key_set));
+		n += key_set == set;
+	}
+	return n;
+}
+
+/* Whether the watch saw a cgroup named argguard-apply.* made. */
+static bool saw_wait(int watch)
+{
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	const struct inotify_event *ev;
+	bool seen = false;
+	ssize_t n;
+
+	while ((n = read(watch, buf, sizeof(buf))) > 0)
+		for (char *p = buf; p < buf + n; p += sizeof(*ev) + ev->len) {
+			ev = (const struct inotify_event *)p;
+			seen |= ev->len && !strncmp(ev->name, "argguard-apply.", 15);
+		}
+	return seen;
+}
+
+/* Note what the maps hold as the apply indexes its first cgroup. */
+static void note_first_index(int fd, const void *key)
+{
+	const struct fake_map *slots = map_of(pm.fd[PIN_CGROUP_PATTERNS]);
+	const struct argguard_cgroup_id_key *id = key;
+
+	if (first_index.watch < 0 || first_index.indexing || fd != pm.fd[PIN_CGROUP_IDS] ||
+	    id->set != first_index.set)
+		return;
+	first_index.indexing = true;
+	first_index.waited = saw_wait(first_index.watch);
+	first_index.rules = set_entries(pm.fd[PIN_CGROUP_RULES],
+					offsetof(struct argguard_cgroup_key, set), id->set);
+	for (unsigned int i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
+		const struct argguard_cgroup_key *k =
+			(const void *)(slots->values + (id->set * ARGGUARD_MAX_CGROUP_PATTERNS +
+							i) * slots->value_size);
+		first_index.slots += k->path[0] != '\0';
+	}
+}
+
 /* An update, as the kernel makes it for m. */
 static int store(struct fake_map *m, const void *key, const void *value, __u64 flags)
 {
@@ -148,6 +211,7 @@ int bpf_map_update_elem(int fd, const void *key, const void *value, __u64 flags)
 
 	if (!m)
 		return fail_with(EBADF);
+	note_first_index(fd, key);
 	if (m->type == BPF_MAP_TYPE_ARRAY_OF_MAPS) {
 		/* The kernel waits for every running program: the one in flight is done. */
 		late.done_at_wait = late.pending;
@@ -250,74 +314,21 @@ int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len)
 }
 
 /* A mappable map's memory, as the kernel maps it: its values, one after the other. */
-void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+void *map_memory(int fd, size_t len)
 {
-	void *(*libc_mmap)(void *, size_t, int, int, int, off_t);
 	struct fake_map *m = map_of(fd);
 
-	if (m)
-		return len <= m->max_entries * m->value_size && !off ? m->values : MAP_FAILED;
-	*(void **)&libc_mmap = dlsym(RTLD_NEXT, "mmap");
-	return libc_mmap(addr, len, prot, flags, fd, off);
-}
-
-int munmap(void *addr, size_t len)
-{
-	int (*libc_munmap)(void *, size_t);
-
-	for (int i = 0; i < n_maps; i++)
-		if (addr == maps[i].values)
-			return 0;
-	*(void **)&libc_munmap = dlsym(RTLD_NEXT, "munmap");
-	return libc_munmap(addr, len);
-}
-
-/* What the maps held when the apply made its cgroup to wait for the others. */
-static struct {
-	bool waited;
-	unsigned int rules, slots, ids; /* of the set, at the wait */
-	__u32 set;
-} wait_seen;
-
-/* Count the set's entries in a hash map keyed by (set, ...) at set_offset, or its slots in use. */
-static unsigned int set_entries(int fd, size_t set_offset, __u32 set)
-{
-	const struct fake_map *m = map_of(fd);
-	unsigned int n = 0;
-	__u32 key_set;
-
-	for (unsigned int i = 0; i < m->n; i++) {
-		memcpy(&key_set, m->keys + i * m->key_size + set_offset, sizeof(key_set));
-		n += key_set == set;
+	if (!m || len > m->max_entries * m->value_size) {
+		errno = EINVAL;
+		return NULL;
 	}
-	return n;
+	return m->values;
 }
 
-int mkdir(const char *path, mode_t mode)
+void map_memory_release(void *mem, size_t len)
 {
-	int (*libc_mkdir)(const char *, mode_t);
-	const struct fake_map *slots;
-
-	if (strstr(path, "/argguard-apply.") && n_maps) {
-		slots = map_of(pm.fd[PIN_CGROUP_PATTERNS]);
-		wait_seen.waited = true;
-		wait_seen.rules =
-			set_entries(pm.fd[PIN_CGROUP_RULES],
-				    offsetof(struct argguard_cgroup_key, set), wait_seen.set);
-		wait_seen.ids =
-			set_entries(pm.fd[PIN_CGROUP_IDS],
-				    offsetof(struct argguard_cgroup_id_key, set), wait_seen.set);
-		wait_seen.slots = 0;
-		for (unsigned int i = 0; i < ARGGUARD_MAX_CGROUP_PATTERNS; i++) {
-			const struct argguard_cgroup_key *k =
-				(const void *)(slots->values +
-					       (wait_seen.set * ARGGUARD_MAX_CGROUP_PATTERNS + i) *
-						       slots->value_size);
-			wait_seen.slots += k->path[0] != '\0';
-		}
-	}
-	*(void **)&libc_mkdir = dlsym(RTLD_NEXT, "mkdir");
-	return libc_mkdir(path, mode);
+	(void)mem;
+	(void)len;
 }
 
 static void make_maps(void)
@@ -542,18 +553,23 @@ static void apply_waits_for_mkdirs_before_it_indexes(void)
 	memset(&late, 0, sizeof(late));
 	parse(text, &p);
 	bpf_map_lookup_elem(pm.fd[PIN_CONFIG], &zero, &cfg);
-	wait_seen = (__typeof__(wait_seen)){ .set = (cfg.active_set & 1) ^ 1 };
+	first_index = (__typeof__(first_index)){ .set = (cfg.active_set & 1) ^ 1 };
+	first_index.watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	CHECK(first_index.watch >= 0 && inotify_add_watch(first_index.watch, root, IN_CREATE) >= 0,
+	      "a watch on the cgroup root");
 	CHECK(!policy_maps_apply(&pm, &p, root, ARGGUARD_POLICY_APPLIED), "the policy is applied");
-	CHECK(wait_seen.waited, "the apply made a cgroup of its own to wait for the others");
-	CHECK(wait_seen.rules == 2 && wait_seen.slots == 1 && wait_seen.ids == 0,
-	      "at the wait, the set held its 2 rules (%u) and its 1 pattern slot (%u), and had "
-	      "indexed no cgroup yet (%u ids)",
-	      wait_seen.rules, wait_seen.slots, wait_seen.ids);
+	CHECK(first_index.indexing && first_index.waited,
+	      "the apply made a cgroup of its own to wait for the others before it indexed one");
+	CHECK(first_index.rules == 2 && first_index.slots == 1,
+	      "by then, the set held its 2 rules (%u) and its 1 pattern slot (%u)",
+	      first_index.rules, first_index.slots);
 	CHECK(set_entries(pm.fd[PIN_CGROUP_IDS], offsetof(struct argguard_cgroup_id_key, set),
-			  wait_seen.set) == 3,
+			  first_index.set) == 3,
 	      "after it, both cgroups and the mark are indexed");
 	snprintf(dir, sizeof(dir), "%s/argguard-apply.%d", root, (int)getpid());
 	CHECK(access(dir, F_OK) != 0, "the apply's own cgroup is gone");
+	close(first_index.watch);
+	first_index.watch = -1;
 	policy_free(&p);
 	snprintf(dir, sizeof(dir), "%s/system.slice/docker-a.scope", root);
 	rmdir(dir);
