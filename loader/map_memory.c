@@ -6,9 +6,7 @@
 
 void *map_memory(int fd, size_t len)
 {
-	void *mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-	return mem == MAP_FAILED ? NULL : mem;
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 }
 
 void map_memory_release(void *mem, size_t len)

@@ -8,8 +8,9 @@
 #define ARGGUARD_MAP_MEMORY_H
 
 #include <stddef.h>
+#include <sys/mman.h>
 
-/* The first len bytes of the map at fd, shared with the programs; NULL (errno set) if not. */
+/* The first len bytes of the map at fd, shared with the programs; MAP_FAILED (errno set) if not. */
 void *map_memory(int fd, size_t len);
 void map_memory_release(void *mem, size_t len);
 

@@ -78,7 +78,7 @@ static int count_unindexed(int index_fd, __u32 set, __u64 cgroup_id)
 	__u64 old;
 
 	index = map_memory(index_fd, len);
-	if (!index) {
+	if (index == MAP_FAILED) {
 		old = errno;
 		log_error("failed to map the cgroup index's counts: %s", strerror((int)old));
 		return -(int)old;

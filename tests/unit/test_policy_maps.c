@@ -320,7 +320,7 @@ void *map_memory(int fd, size_t len)
 
 	if (!m || len > m->max_entries * m->value_size) {
 		errno = EINVAL;
-		return NULL;
+		return MAP_FAILED;
 	}
 	return m->values;
 }
