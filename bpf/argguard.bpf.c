@@ -106,7 +106,8 @@ ARGGUARD_MAP(argguard_glob, BPF_MAP_TYPE_PERCPU_ARRAY, 1, __u32, struct cgroup_g
 /*
  * A walk's result, as of a generation: the caller's ruled ancestors,
  * nearest first, up to and with the first whose rule does not tighten
- * (ARGGUARD_RULE_TIGHTENS); none if no ancestor has a rule.
+ * (ARGGUARD_RULE_TIGHTENS), CGROUP_CHAIN at most; none if no ancestor has
+ * a rule.
  */
 struct cgroup_walk {
 	__u64 ruled[CGROUP_CHAIN];
@@ -141,7 +142,7 @@ struct {
 enum { RECORD_TOTAL, RECORD_RESERVE };
 ARGGUARD_MAP(argguard_record_bucket, BPF_MAP_TYPE_ARRAY, 2, __u32, __u64);
 
-/* One bucket per uid: one user's flood cannot spend another's records. */
+/* One bucket per uid, and per container for root: one user's flood cannot spend another's records. */
 ARGGUARD_MAP(argguard_uid_buckets, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_MAX_RATED_UIDS,
 	     struct argguard_uid_bucket_key, struct argguard_uid_bucket);
 
@@ -235,53 +236,6 @@ static void drop(__u32 reason)
 
 #include "learn.h" /* learn(): the size distributions */
 
-struct ancestor_walk {
-	struct cgroup_walk *walk;
-	int level; /* the caller's own cgroup level */
-	__u32 set;
-};
-
-/* bpf_loop callback: step i looks at the ancestor i levels above the caller. */
-static long ruled_ancestor(__u32 i, void *ctx)
-{
-	struct ancestor_walk *w = ctx;
-	struct cgroup_walk *walk = w->walk;
-	struct argguard_cgroup_id_key k = { .set = w->set };
-	const struct argguard_cgroup_key *path;
-	const struct argguard_rule *rule;
-	__u32 n = walk->n;
-
-	k.cgroup_id = bpf_get_current_ancestor_cgroup_id(w->level - (int)i);
-	path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
-	if (!path)
-		return 0;
-	if (n >= CGROUP_CHAIN) {
-		walk->overflow = true;
-		return 1;
-	}
-	walk->ruled[n] = k.cgroup_id;
-	walk->n = n + 1;
-	rule = bpf_map_lookup_elem(&argguard_cgroup_rules, path);
-	walk->open = rule && (rule->flags & ARGGUARD_RULE_TIGHTENS);
-	return !walk->open;
-}
-
-/*
- * The ancestors of the caller's cgroup (itself included) that have a rule
- * in set, nearest first, into walk, at any depth: bpf_loop runs up to 2^23
- * steps, more levels than a machine can hold cgroups. < 0 if it refuses.
- */
-static long walk_ancestors(__u32 set, struct cgroup_walk *walk)
-{
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct ancestor_walk w = { .walk = walk, .set = set };
-	long err;
-
-	w.level = task->cgroups->dfl_cgrp->level;
-	err = bpf_loop(w.level + 1, ruled_ancestor, &w, 0);
-	return err < 0 ? err : 0;
-}
-
 /* The rule that cgroup_id, a ruled cgroup, is indexed under in set. */
 static const struct argguard_rule *rule_of(__u32 set, __u64 cgroup_id)
 {
@@ -289,6 +243,77 @@ static const struct argguard_rule *rule_of(__u32 set, __u64 cgroup_id)
 	const struct argguard_cgroup_key *path = bpf_map_lookup_elem(&argguard_cgroup_ids, &k);
 
 	return path ? bpf_map_lookup_elem(&argguard_cgroup_rules, path) : NULL;
+}
+
+/*
+ * One search up the caller's ancestors for the nearest ruled one. Only
+ * scalars go in and out: 6.1's verifier follows a bpf_loop() callback
+ * through one call, so what the callback counts must index nothing.
+ */
+struct ancestor_walk {
+	__u64 cgroup_id; /* the ruled ancestor found, or 0 */
+	int from; /* the level the search starts at, going up */
+	int found; /* the level of cgroup_id */
+	__u32 set;
+};
+
+/* bpf_loop callback: step i looks at the ancestor i levels above w->from. */
+static long ruled_ancestor(__u32 i, void *ctx)
+{
+	struct ancestor_walk *w = ctx;
+	struct argguard_cgroup_id_key k = { .set = w->set };
+
+	k.cgroup_id = bpf_get_current_ancestor_cgroup_id(w->from - (int)i);
+	if (!bpf_map_lookup_elem(&argguard_cgroup_ids, &k))
+		return 0;
+	w->cgroup_id = k.cgroup_id;
+	w->found = w->from - (int)i;
+	return 1;
+}
+
+/* The nearest ruled ancestor at w->from or above, into w->cgroup_id (0: none). */
+static long search_up(struct ancestor_walk *w)
+{
+	long err;
+
+	w->cgroup_id = 0;
+	if (w->from < 0)
+		return 0;
+	err = bpf_loop(w->from + 1, ruled_ancestor, w, 0);
+	return err < 0 ? err : 0;
+}
+
+/*
+ * The ancestors of the caller's cgroup (itself included) that have a rule
+ * in set, nearest first, into walk, while each tightens, at any depth:
+ * bpf_loop runs up to 2^23 steps, more levels than a machine can hold
+ * cgroups. The chain's index is this loop's own, which the verifier
+ * follows. < 0 if bpf_loop refuses.
+ */
+static long walk_ancestors(__u32 set, struct cgroup_walk *walk)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct ancestor_walk w = { .set = set };
+	const struct argguard_rule *rule;
+	long err;
+
+	w.from = task->cgroups->dfl_cgrp->level;
+	for (__u32 c = 0; c < CGROUP_CHAIN; c++) {
+		err = search_up(&w);
+		if (err || !w.cgroup_id)
+			return err;
+		walk->ruled[c] = w.cgroup_id;
+		walk->n = c + 1;
+		rule = rule_of(set, w.cgroup_id);
+		walk->open = rule && (rule->flags & ARGGUARD_RULE_TIGHTENS);
+		if (!walk->open)
+			return 0;
+		w.from = w.found - 1;
+	}
+	/* A full chain whose last rule tightens: one more ruled above it overflows. */
+	err = search_up(&w);
+	walk->overflow = !err && w.cgroup_id;
+	return err;
 }
 
 /*
@@ -656,7 +681,9 @@ static __u64 interval_of(__u32 rate)
 /*
  * For root: the container it is in, by the inode number of its user
  * namespace, else of the pid namespace it makes children in, where either
- * is not the initial one; 0 for the host's root.
+ * is not the initial one; 0 for the host's root. The namespace one level
+ * below the initial one: a container's root that makes namespaces inside
+ * it (each at most 32 levels deep) gets no bucket of its own for each.
  */
 static __u32 root_container(void)
 {
@@ -664,8 +691,13 @@ static __u32 root_container(void)
 	struct user_namespace *userns = task->cred->user_ns;
 	struct pid_namespace *pidns = task->nsproxy->pid_ns_for_children;
 
-	if (userns->level)
+	if (userns->level) {
+		for (int i = 0; i < 32 && userns->level > 1; i++)
+			userns = userns->parent;
 		return userns->ns.inum;
+	}
+	for (int i = 0; i < 32 && pidns->level > 1; i++)
+		pidns = pidns->parent;
 	return pidns->level ? pidns->ns.inum : 0;
 }
 

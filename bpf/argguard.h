@@ -216,7 +216,7 @@ struct argguard_settings {
 };
 
 /*
- * The "uid_buckets" map, by uid: the uid's token bucket for records (the
+ * The "uid_buckets" map, by uid (and container, for root): the uid's token bucket for records (the
  * time its next token is due, GCRA), its share of event_rate_total (the
  * same, at ARGGUARD_RECORD_SHARE of the total's rate), and how many of its
  * records the rate limits held back, for the summaries.
@@ -239,9 +239,10 @@ struct argguard_uid_bucket {
 
 /*
  * Half of event_rate_total is a reserve, from which each uid may take
- * 1/ARGGUARD_RECORD_SHARE of the total before it competes for the other
- * half: fewer than half this many uids, flooding together, cannot hold back
- * another uid's record.
+ * 1/ARGGUARD_RECORD_SHARE of the total (at least one a second) before it
+ * competes for the other half: fewer than half this many uids, flooding
+ * together, cannot hold back another uid's record (fewer than total / 2,
+ * where the total is under ARGGUARD_RECORD_SHARE).
  */
 #define ARGGUARD_RECORD_SHARE 64
 

@@ -113,28 +113,52 @@ static int by_uid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Every uid's count, over its buckets (root's are a bucket a container), sorted by uid. */
+/* A bucket, by its key: root's are one a container. */
+struct bucket_count {
+	struct argguard_uid_bucket_key key;
+	uint64_t n;
+};
+
+static int by_key(const void *a, const void *b)
+{
+	const struct argguard_uid_bucket_key *x = &((const struct bucket_count *)a)->key;
+	const struct argguard_uid_bucket_key *y = &((const struct bucket_count *)b)->key;
+
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	return x->container < y->container ? -1 : x->container > y->container;
+}
+
+/*
+ * Every uid's count, summed over its buckets, sorted by uid. A walk of an
+ * LRU map starts again when the key it stands on is dropped: a bucket met
+ * twice counts once.
+ */
 static void read_uid_counts(int fd, struct uid_counts *out)
 {
+	static struct bucket_count seen[ARGGUARD_MAX_RATED_UIDS];
 	struct argguard_uid_bucket_key key, *prev = NULL;
 	struct argguard_uid_bucket b;
 	size_t n = 0;
 
-	out->n = 0;
-	while (out->n < ARGGUARD_MAX_RATED_UIDS && !bpf_map_get_next_key(fd, prev, &key)) {
+	while (n < ARGGUARD_MAX_RATED_UIDS && !bpf_map_get_next_key(fd, prev, &key)) {
 		prev = &key;
-		if (!bpf_map_lookup_elem(fd, &key, &b))
-			out->v[out->n++] =
-				(struct uid_suppressed){ .uid = key.uid, .n = b.suppressed };
+		if (bpf_map_lookup_elem(fd, &key, &b))
+			continue;
+		seen[n].key = key;
+		seen[n++].n = b.suppressed;
 	}
-	qsort(out->v, out->n, sizeof(out->v[0]), by_uid);
-	for (size_t i = 0; i < out->n; i++) {
-		if (n && out->v[n - 1].uid == out->v[i].uid)
-			out->v[n - 1].n += out->v[i].n;
+	qsort(seen, n, sizeof(seen[0]), by_key);
+	out->n = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i && !by_key(&seen[i - 1], &seen[i]))
+			continue;
+		if (out->n && out->v[out->n - 1].uid == seen[i].key.uid)
+			out->v[out->n - 1].n += seen[i].n;
 		else
-			out->v[n++] = out->v[i];
+			out->v[out->n++] =
+				(struct uid_suppressed){ .uid = seen[i].key.uid, .n = seen[i].n };
 	}
-	out->n = n;
 }
 
 /* Put (uid, n) among the top, most first, if it belongs there. */

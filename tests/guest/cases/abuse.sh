@@ -263,3 +263,24 @@ test_metrics_a_fifo_at_the_temporary_file_blocks_nothing() {
 	expect E2BIG "an offending exec after the FIFO" "$HELPERS/execsize" 8000 0 /bin/true
 	wait_log_lines $((before + 1)) || fail "the daemon logged no record after the FIFO"
 }
+
+# Deeper than the walk keeps (8 ruled cgroups above one another): the exec
+# is judged by the strictest rule too, and no rule above is lost.
+test_cgroup_pattern_ten_nested_pattern_cgroups_lose_no_rule_above() {
+	local deep=$ABUSE_DELEG i
+	trap abuse_cleanup EXIT
+	delegate_to_tester
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 2M" \
+		"[cgroup $ABUSE_DELEG]" "max_total_bytes = 64K" \
+		"[cgroup /**/n-*]" "max_total_bytes = 1M"
+	for i in $(seq 10); do
+		deep+=/n-$i
+	done
+	"${AS_TESTER[@]}" mkdir -p "$CG$deep" || fail "the tester could not nest its cgroups"
+	expect E2BIG "100000 ten pattern cgroups below a 64K rule" \
+		in_cgroup "$deep" "$HELPERS/execsize" 100000 0 /bin/true
+	expect allowed "50000 there, under every rule" \
+		in_cgroup "$deep" "$HELPERS/execsize" 50000 0 /bin/true
+	expect E2BIG "100000 seven pattern cgroups deep, within the walk" \
+		in_cgroup "$ABUSE_DELEG/n-1/n-2/n-3/n-4/n-5/n-6/n-7" "$HELPERS/execsize" 100000 0 /bin/true
+}
