@@ -32,8 +32,7 @@ struct walk {
 	cgroup_walk_fn fn;
 	void *data;
 	char *path; /* relative to root; "" for root itself */
-	char *shown; /* room for a copy of path, to log */
-	size_t size; /* of path and of shown */
+	size_t size; /* of path */
 	struct level *levels;
 	size_t depth, n_levels;
 };
@@ -51,10 +50,6 @@ static int make_room(struct walk *w, size_t len)
 		if (!more)
 			return -ENOMEM;
 		w->path = more;
-		more = realloc(w->shown, size);
-		if (!more)
-			return -ENOMEM;
-		w->shown = more;
 		w->size = size;
 	}
 	if (w->depth == w->n_levels) {
@@ -65,22 +60,6 @@ static int make_room(struct walk *w, size_t len)
 		w->n_levels *= 2;
 	}
 	return 0;
-}
-
-/*
- * The first len bytes of the path, to log: a user names the cgroups, and a
- * newline in a name would start a line of its own in the journal, at a
- * priority the name chose.
- */
-static const char *shown(const struct walk *w, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)w->path[i];
-
-		w->shown[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-	}
-	w->shown[len] = '\0';
-	return w->shown;
 }
 
 /* Whether the entry de of dir is a directory, and not a symlink to one. */
@@ -107,14 +86,14 @@ static int enter(struct walk *w, const struct dirent *de, size_t len)
 	int fd, ret = is_dir(top, de);
 
 	if (ret < 0)
-		log_warning("failed to stat %s%s: %s; not walked below it", w->root, shown(w, len),
+		log_warning("failed to stat %s%s: %s; not walked below it", w->root, w->path,
 			    strerror(-ret));
 	if (ret <= 0)
 		return 0;
 	ret = 0;
 	fd = openat(dirfd(top), de->d_name, DIR_FLAGS);
 	if (fd < 0 || fstat(fd, &st)) {
-		log_warning("failed to open %s%s: %s; not walked below it", w->root, shown(w, len),
+		log_warning("failed to open %s%s: %s; not walked below it", w->root, w->path,
 			    strerror(errno));
 		goto out_close;
 	}
@@ -125,7 +104,7 @@ static int enter(struct walk *w, const struct dirent *de, size_t len)
 		goto out_close;
 	dir = fdopendir(fd);
 	if (!dir) {
-		log_warning("failed to read %s%s: %s; not walked below it", w->root, shown(w, len),
+		log_warning("failed to read %s%s: %s; not walked below it", w->root, w->path,
 			    strerror(errno));
 		goto out_close;
 	}
@@ -148,9 +127,12 @@ static int leave(struct walk *w, int err)
 
 	if (err && w->depth == 1)
 		log_error("failed to read %s: %s", w->root, strerror(err));
-	else if (err)
-		log_warning("failed to read %s%s: %s; not walked below it", w->root,
-			    shown(w, top->len), strerror(err));
+	else if (err) {
+		w->path[top->len] =
+			'\0'; /* the directory's own path; log_at() escapes what users named */
+		log_warning("failed to read %s%s: %s; not walked below it", w->root, w->path,
+			    strerror(err));
+	}
 	closedir(top->dir);
 	w->depth--;
 	return w->depth ? 0 : -err;
@@ -196,8 +178,7 @@ int cgroup_walk(const char *root, size_t max_len, cgroup_walk_fn fn, void *data)
 	w.n_levels = 16;
 	w.levels = calloc(w.n_levels, sizeof(*w.levels));
 	w.path = malloc(w.size);
-	w.shown = malloc(w.size);
-	if (!w.levels || !w.path || !w.shown) {
+	if (!w.levels || !w.path) {
 		ret = -ENOMEM;
 		log_error("failed to walk %s: %s", root, strerror(-ret));
 		goto out_free;
@@ -230,6 +211,5 @@ out_close:
 out_free:
 	free(w.levels);
 	free(w.path);
-	free(w.shown);
 	return ret;
 }

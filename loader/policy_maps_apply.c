@@ -79,9 +79,8 @@ static int count_unindexed(int index_fd, __u32 set, __u64 cgroup_id)
 
 	index = map_memory(index_fd, len);
 	if (index == MAP_FAILED) {
-		old = errno;
-		log_error("failed to map the cgroup index's counts: %s", strerror((int)old));
-		return -(int)old;
+		log_error("failed to map the cgroup index's counts: %s", strerror(errno));
+		return -errno;
 	}
 	/* Once a set: an attacker's thousands of cgroups are not a warning each. */
 	if (!__atomic_fetch_add(&index[set].failed_inserts, 1, __ATOMIC_SEQ_CST))
@@ -135,11 +134,18 @@ static int index_cgroup(const struct policy_maps *m, const struct argguard_cgrou
 	return index_insert(m, key, st.st_ino);
 }
 
+/* The cgroup_rules key of path in set: the whole key is hashed, padding too. */
+static void rule_key(struct argguard_cgroup_key *key, __u32 set, const char *path)
+{
+	memset(key, 0, sizeof(*key));
+	key->set = set;
+	snprintf(key->path, sizeof(key->path), "%s", path);
+}
+
 /* The policy whose patterns index the cgroups walked. */
 struct indexing {
 	const struct policy *p;
 	const struct policy_maps *m;
-	int fd;
 	__u32 set;
 };
 
@@ -148,7 +154,7 @@ static int index_by_pattern(const char *path, ino_t ino, void *data)
 {
 	const struct indexing *x = data;
 	struct argguard_cgroup_id_key id = { .set = x->set };
-	struct argguard_cgroup_key key = { .set = x->set };
+	struct argguard_cgroup_key key;
 	long r = cgroup_rule_for(x->p, path);
 
 	if (r < 0) {
@@ -159,13 +165,13 @@ static int index_by_pattern(const char *path, ino_t ino, void *data)
 		 * of the rules of the cgroup's ancestors.
 		 */
 		id.cgroup_id = ino;
-		if (bpf_map_delete_elem(x->fd, &id) && errno != ENOENT)
+		if (bpf_map_delete_elem(x->m->fd[PIN_CGROUP_IDS], &id) && errno != ENOENT)
 			return -errno;
 		return 0;
 	}
 	if (!cgroup_is_pattern(x->p->cgroups[r].path))
 		return 0; /* its literal rule's, indexed already */
-	snprintf(key.path, sizeof(key.path), "%s", x->p->cgroups[r].path);
+	rule_key(&key, x->set, x->p->cgroups[r].path);
 	return index_insert(x->m, &key, ino);
 }
 
@@ -231,16 +237,14 @@ static void wait_for_mkdirs(const char *cgroup_root)
 static int write_cgroup_rules(const struct policy_maps *m, const struct policy *p, __u32 set,
 			      const char *cgroup_root)
 {
-	struct indexing x = { .p = p, .m = m, .fd = m->fd[PIN_CGROUP_IDS], .set = set };
+	struct indexing x = { .p = p, .m = m, .set = set };
 	struct argguard_cgroup_key key;
 	struct argguard_rule rule;
 	long patterns;
 	int err;
 
 	for (size_t i = 0; i < p->n_cgroups; i++) {
-		memset(&key, 0, sizeof(key)); /* the whole key is hashed, padding too */
-		key.set = set;
-		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
+		rule_key(&key, set, p->cgroups[i].path);
 		rule = p->cgroups[i].rule;
 		rule.flags &= ~ARGGUARD_RULE_TIGHTENS;
 		if (cgroup_is_pattern(key.path))
@@ -257,9 +261,7 @@ static int write_cgroup_rules(const struct policy_maps *m, const struct policy *
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		if (cgroup_is_pattern(p->cgroups[i].path))
 			continue;
-		memset(&key, 0, sizeof(key));
-		key.set = set;
-		snprintf(key.path, sizeof(key.path), "%s", p->cgroups[i].path);
+		rule_key(&key, set, p->cgroups[i].path);
 		err = index_cgroup(m, &key, cgroup_root);
 		if (err)
 			return err;
