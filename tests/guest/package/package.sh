@@ -124,6 +124,11 @@ test_3_reinstall_of_the_same_version_adopts_the_pins() {
 # other build, which a resume would refuse.
 test_4_upgrade_to_a_build_with_the_same_instructions_attaches_its_own() {
 	local tag0 links0 pid0
+	# Run alone (ARGGUARD_TEST_FILTER), from the older package, it installs
+	# the new one first, as the steps before leave it.
+	if [[ $(package_status) != "install ok installed $(dpkg-deb -f "$NEW_DEB" Version)" ]]; then
+		dpkg -i "$NEW_DEB" </dev/null || fail "dpkg -i of the new package failed"
+	fi
 	tag0=$(pinned_prog_tag) links0=$(pinned_link_ids) pid0=$(daemon_pid)
 	dpkg -i "$REBUILT_DEB" </dev/null || fail "dpkg -i of the rebuilt package failed"
 	[[ $(package_status) == "install ok installed "*+rebuilt1 ]] ||
