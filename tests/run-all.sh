@@ -4,10 +4,10 @@
 # patched, and every proper prefix of each series; all cached) and the guests with Debian's own 6.1 and 6.12 kernels
 # (cached), build argguard (against bpf/vmlinux/, Debian 12's kernel types:
 # the same build runs on every kernel, CO-RE) and its packages (in a clean
-# chroot, cached), then run the host unit tests, the guest suites and 6.12's
-# KUnit suite under ctest. Ends with the guest suites' TAP reports and one
-# "N passed, N failed, N skipped" line over them (in CI a skip counts as a
-# failure: tests/tap-summary.sh).
+# chroot, cached), then run the host unit tests, the guest suites, the
+# guest mutants and 6.12's KUnit suite under ctest. Ends with the guest
+# suites' TAP reports and one "N passed, N failed, N skipped" line over them
+# (in CI a skip counts as a failure: tests/tap-summary.sh).
 set -euo pipefail
 
 # Debian's own kernels: bookworm's 6.1, and 6.12 from bookworm's security
@@ -15,8 +15,9 @@ set -euo pipefail
 DEBIAN_61=linux-image-amd64
 DEBIAN_612=linux-image-6.12-cloud-amd64
 
-# The guest suites, in the order ctest runs them: what tap-summary.sh reads.
-GUEST_SUITES=(guest_suite guest_suite_612 guest_package guest_nobpf guest_recovery guest_reboot guest_stock
+# The guest suites (and mutants_guest), in the order ctest runs them: what
+# tap-summary.sh reads.
+GUEST_SUITES=(guest_suite guest_suite_612 guest_package guest_nobpf guest_recovery guest_reboot mutants_guest guest_stock
 	guest_debian_61 guest_debian_61_nobpf guest_debian_612 guest_debian_612_nobpf
 	series_prefixes_61 series_prefixes_612)
 

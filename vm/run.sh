@@ -8,7 +8,7 @@
 # console's tail.
 #
 # usage: vm/run.sh --kernel DIR --build DIR --job JOB [--out DIR]
-#                  [--timeout SECONDS] [--icount] [--append ARGS]
+#                  [--timeout SECONDS] [--icount] [--append ARGS] [--mutants DIR]
 # --kernel: a vm/kernel.sh output (bzImage), or a vm/debian-kernel.sh one,
 # which also holds initrd.img and the guest tree (root/) to boot.
 # JOB: suite (tests/guest/cases), stock-suite (tests/guest/stock, for the
@@ -17,8 +17,11 @@
 # (tests/guest/nobpf, booted with an lsm= that leaves bpf out),
 # recovery-suite (tests/guest/recovery, booted with argguard.mode=audit),
 # reboot-suite (two boots of one disk: the first runs
-# tests/guest/reboot-prepare.sh, the second tests/guest/reboot), demo, boot
-# (just boot), bench-kernel or bench-exec (tests/bench/*-guest.sh).
+# tests/guest/reboot-prepare.sh, the second tests/guest/reboot), mutants
+# (tests/guest/mutants-job.sh: the mutants in --mutants DIR, which
+# tests/mutants/guest.sh makes; a second boot if one is a reboot-suite
+# mutant), demo, boot (just boot), bench-kernel or bench-exec
+# (tests/bench/*-guest.sh).
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
@@ -27,7 +30,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0 APPEND= BOOTS=1
+KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0 APPEND= BOOTS=1 MUTANTS=
 
 GUEST_HELPERS=(execsize execsize32 execsize_static exploit2010 pointer_flood exec_storm unpriv_bpf
 	argv_rewrite execloop bench_noop fill_cgroup_ids)
@@ -46,6 +49,7 @@ parse_args() {
 		--out) OUT=$2 ;;
 		--timeout) TIMEOUT=$2 ;;
 		--append) APPEND=$2 ;;
+		--mutants) MUTANTS=$2 ;;
 		--icount)
 			ICOUNT=1
 			shift
@@ -74,11 +78,16 @@ parse_args() {
 		JOB_CMD=reboot-job.sh
 		BOOTS=2
 		;;
+	mutants)
+		JOB_CMD=mutants-job.sh
+		[[ -f $MUTANTS/list ]] || die "--job mutants needs --mutants DIR (tests/mutants/guest.sh makes it)"
+		! grep -qE $'\treboot-suite\t(binary|unit)\t' "$MUTANTS/list" || BOOTS=2
+		;;
 	demo) JOB_CMD=demo.sh ;;
 	boot) JOB_CMD=boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
 	bench-exec) JOB_CMD=exec-guest.sh ;;
-	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, demo, boot, bench-kernel or bench-exec" ;;
+	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, mutants, demo, boot, bench-kernel or bench-exec" ;;
 	esac
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }
@@ -134,6 +143,7 @@ install_argguard() {
 	fi
 	install -D -m 0644 "$BUILD/argguard.deb" "$tests/debs/argguard.deb"
 	install -D -m 0644 "$BUILD/argguard-rebuilt.deb" "$tests/debs/argguard-rebuilt.deb"
+	[[ $JOB != mutants ]] || cp -r "$MUTANTS/." "$tests/mutants/"
 	mkdir -p "$tests/kselftests"
 	# The kernel's own series selftests, or else the build's (a stock kernel
 	# has none: there they must skip).

@@ -11,8 +11,9 @@
 # whose bug is in the test machinery itself (runner-*.patch) has a
 # "catch-ctest:" line instead: host ctest tests, run in the configured copy
 # without a guest. Prints one line per mutant and exits nonzero if any was
-# missed. A guest boot per mutant, so this is slow and not part of
-# tests/run-all.sh; --host runs only the catch-ctest ones, with no guest
+# missed. A package build and a guest boot per mutant: slow, for one mutant
+# by hand (CI catches every guest mutant in one guest, with
+# tests/mutants/guest.sh); --host runs only the catch-ctest ones, with no guest
 # and no kernel (the BPF object needs none; nor do NAMEs that are all
 # catch-ctest ones), as ctest's mutants_host does
 # in CI (a "build: TARGET" line names what to build for the test, where
