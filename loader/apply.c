@@ -15,9 +15,52 @@
 
 #include "cgroup_pattern.h"
 #include "log.h"
+#include "metrics.h"
 #include "names.h"
-#include "recovery.h"
 #include "start_plan.h"
+
+#define ARGGUARD_RECOVERY_PARAM "argguard.mode"
+
+/* Whether the len bytes at v spell mode's name. */
+static bool is_mode(const char *v, size_t len, uint32_t mode)
+{
+	const char *name = mode_name(mode);
+
+	return len == strlen(name) && !strncmp(v, name, len);
+}
+
+/*
+ * The mode that argguard.mode= on the kernel command line forces on every
+ * apply in this boot, or -1 when it is absent. cmdline is the text of
+ * /proc/cmdline; an unknown value is reported in bad and ignored.
+ */
+static int recovery_mode(const char *cmdline, const char **bad)
+{
+	static const char key[] = ARGGUARD_RECOVERY_PARAM "=";
+	const char *p = cmdline;
+	int mode = -1;
+	size_t len;
+
+	*bad = NULL;
+	while (*(p += strspn(p, " \t\n"))) {
+		len = strcspn(p, " \t\n");
+		if (len > sizeof(key) - 1 && !strncmp(p, key, sizeof(key) - 1)) {
+			const char *v = p + sizeof(key) - 1;
+			size_t vlen = len - (sizeof(key) - 1);
+
+			if (is_mode(v, vlen, ARGGUARD_MODE_OFF)) {
+				mode = ARGGUARD_MODE_OFF;
+			} else if (is_mode(v, vlen, ARGGUARD_MODE_AUDIT)) {
+				mode = ARGGUARD_MODE_AUDIT;
+			} else {
+				*bad = v; /* the last one counts, as with any kernel parameter */
+				mode = -1;
+			}
+		}
+		p += len;
+	}
+	return mode;
+}
 
 /*
  * The safe default of a fresh start with no policy that applies: the

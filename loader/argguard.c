@@ -30,7 +30,8 @@
 #include "policy_maps.h"
 #include "pin_dir.h"
 #include "size_commands.h"
-#include "sizes_maps.h"
+#include "size_maps.h"
+#include "status.h"
 
 static int unknown_command(const char *cmd)
 {

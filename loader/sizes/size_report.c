@@ -11,7 +11,7 @@
 #include "container.h"
 #include "metrics.h"
 #include "size_bucket.h"
-#include "terminal_safe.h"
+#include "log.h"
 
 #define BAR_WIDTH 40
 
