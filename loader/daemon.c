@@ -11,17 +11,17 @@
 #include <errno.h>
 #include <linux/types.h>
 #include <signal.h>
-#include <stdbool.h>
-#include <string.h>
-
-#include <bpf/bpf.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#include <bpf/bpf.h>
 
 #include "apply.h"
 #include "argguard.h"

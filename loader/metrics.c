@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "json_writer.h"
 #include "log.h"
 #include "names.h"
 #include "size_bucket.h"
@@ -223,20 +224,6 @@ static json_object *metrics_object(const struct argguard_metrics *m)
 static int print_json(FILE *out, const struct argguard_metrics *m)
 {
 	return json_print_object(out, metrics_object(m));
-}
-
-int json_print_object(FILE *out, struct json_object *obj)
-{
-	const char *text;
-
-	if (!obj)
-		return -ENOMEM;
-	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		fprintf(out, "%s\n", text);
-	json_object_put(obj);
-	return text ? 0 : -ENOMEM;
 }
 
 static void family(FILE *out, const char *name, const char *type, const char *help)

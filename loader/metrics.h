@@ -70,13 +70,6 @@ enum metrics_format {
 /* "text", "json" or "prometheus": the format, or -1. */
 int metrics_format_parse(const char *name);
 
-/*
- * Print obj as one line of plain JSON, then free it (json_object_put()).
- * 0, or -ENOMEM if obj is NULL or cannot be printed.
- */
-struct json_object;
-int json_print_object(FILE *out, struct json_object *obj);
-
 /* Print m in the format: 0, or a negative errno (-ENOMEM for JSON). */
 int metrics_print(FILE *out, enum metrics_format format, const struct argguard_metrics *m);
 

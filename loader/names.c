@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "names.h"
-#include "pins.h"
 
 #include <errno.h>
 #include <stddef.h>

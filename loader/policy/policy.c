@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The policy model: an empty policy, its rules, and cgroup paths in one spelling. */
 #include "policy.h"
-#include "names.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "names.h"
 
 #define LIMIT_INFO(key, unit, floor)                  \
 	[POLICY_LIMIT_##key] = { #key, POLICY_##unit, \

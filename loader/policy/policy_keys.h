@@ -3,7 +3,7 @@
 #ifndef ARGGUARD_POLICY_KEYS_H
 #define ARGGUARD_POLICY_KEYS_H
 
-#include "policy_read.h"
+#include "policy_parser.h"
 
 /* A section header's name, and a key's value: what they mean, or an error. */
 void policy_enter_section(struct policy_parser *ps, const char *section);

@@ -8,9 +8,13 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -18,14 +22,10 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
-#include <fcntl.h>
-#include <linux/magic.h>
-#include <stdlib.h>
-#include <sys/file.h>
 
-#include "log.h"
 #include "argguard.build_id.h"
 #include "argguard.skel.h"
+#include "log.h"
 #include "names.h"
 
 int pin_dir_make(void)

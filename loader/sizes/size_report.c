@@ -9,9 +9,9 @@
 
 #include "cgroup_pattern.h"
 #include "container.h"
-#include "metrics.h"
-#include "size_bucket.h"
+#include "json_writer.h"
 #include "log.h"
+#include "size_bucket.h"
 
 #define BAR_WIDTH 40
 

@@ -4,8 +4,8 @@
  * policy_read.c, which reads the lines, and policy_keys.c, which says what
  * each section and key means. Nothing else includes this.
  */
-#ifndef ARGGUARD_POLICY_READ_H
-#define ARGGUARD_POLICY_READ_H
+#ifndef ARGGUARD_POLICY_PARSER_H
+#define ARGGUARD_POLICY_PARSER_H
 
 #include <stdio.h>
 
@@ -66,4 +66,4 @@ void policy_fail_at(struct policy_parser *ps, unsigned int line, const char *fmt
 /* s without the white space at its start and its end (cut off in place). */
 char *policy_trim(char *s);
 
-#endif /* ARGGUARD_POLICY_READ_H */
+#endif /* ARGGUARD_POLICY_PARSER_H */
