@@ -35,8 +35,9 @@ int policy_apply_file(const char *path, bool force);
 
 /*
  * At a fresh start, or one whose predecessor died before it got here: apply
- * path, else the last policy that applied, else the built-in safe default
- * (enforce, 1M global), and mark the live set applied. Never leaves the
+ * path, else the last policy that applied, else the built-in default (the
+ * shipped file's: enforce over 2M, would-deny over 1M, and its record
+ * rates; DEFAULT_POLICY_TEXT in apply.c), and mark the live set applied. Never leaves the
  * maps at mode off unless a policy that applied says so. Returns 0 when
  * path itself applied, 1 when a fallback is in force, -1 when nothing could
  * be applied.
