@@ -227,29 +227,60 @@ static int apply_policy(const struct policy *p, enum argguard_policy_state state
 /* A rule for a cgroup not made yet is no error: it holds once one is. */
 static void warn_missing_cgroups(const char *file, const struct policy *p)
 {
-	char full[4096];
+	char full[4096], where[POLICY_WHERE_MAX];
 
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		if (cgroup_is_pattern(p->cgroups[i].path))
 			continue; /* a pattern names the cgroups to come as much as those here */
 		snprintf(full, sizeof(full), "%s%s", DEFAULT_CGROUP_ROOT, p->cgroups[i].path);
 		if (access(full, F_OK))
-			log_warning("%s: no cgroup %s yet; its rule holds once it is made", file,
+			log_warning("%s: no cgroup %s yet; its rule holds once it is made",
+				    policy_where(p, p->cgroups[i].line, file, where, sizeof(where)),
 				    p->cgroups[i].path);
 	}
 }
 
 /*
- * Parse and apply one file, under the lock: refused if it would lock admins
- * out, unless force or the file's own allow_lockout = yes. 0, or a negative
- * errno with the reason logged.
+ * The names p skipped, for argguard status (into skipped: "" if none) and
+ * for argguard-names.service (ARGGUARD_NAMES_UNKNOWN, there while some
+ * were): once name services are up, it applies the file again.
  */
-static int apply_file_locked(const char *path, bool force, enum argguard_policy_state state)
+static void note_unknown_names(const char *file, const struct policy *p, char *skipped, size_t len)
+{
+	char where[POLICY_WHERE_MAX];
+	FILE *f;
+
+	skipped[0] = '\0';
+	if (!p->unknown_names) {
+		if (unlink(ARGGUARD_NAMES_UNKNOWN) && errno != ENOENT)
+			log_warning("failed to remove %s: %s", ARGGUARD_NAMES_UNKNOWN,
+				    strerror(errno));
+		return;
+	}
+	snprintf(skipped, len, ", skipping %u name%s unknown on this host (the first at %s)",
+		 p->unknown_names, p->unknown_names == 1 ? "" : "s",
+		 policy_where(p, p->unknown_line, file, where, sizeof(where)));
+	f = fopen(ARGGUARD_NAMES_UNKNOWN, "we");
+	if (f)
+		fprintf(f, "%s%s\n", file, skipped);
+	if (!f || fclose(f))
+		log_warning("failed to write %s: %s", ARGGUARD_NAMES_UNKNOWN, strerror(errno));
+}
+
+/*
+ * Parse and apply one file (and its fragments, if fragments), under the
+ * lock: refused if it would lock admins out, unless force or the file's own
+ * allow_lockout = yes. 0, or a negative errno with the reason logged; what
+ * it skipped into skipped (note_unknown_names()).
+ */
+static int apply_file_locked(const char *path, bool fragments, bool force,
+			     enum argguard_policy_state state, char *skipped, size_t skipped_len)
 {
 	struct policy p;
 	int ret;
 
-	ret = policy_parse_file(path, &p);
+	skipped[0] = '\0';
+	ret = fragments ? policy_parse_file(path, &p) : policy_parse_one_file(path, &p);
 	if (ret)
 		return ret;
 	ret = policy_lockout_gate_here(&p, path, force);
@@ -259,11 +290,15 @@ static int apply_file_locked(const char *path, bool force, enum argguard_policy_
 	if (!ret && state == ARGGUARD_POLICY_APPLIED) {
 		save_last_good(&p);
 		warn_missing_cgroups(path, &p);
+		note_unknown_names(path, &p, skipped, skipped_len);
 	}
 out:
 	policy_free(&p);
 	return ret;
 }
+
+/* Room for what an apply skipped, as note_unknown_names() says it. */
+#define APPLY_SKIPPED_MAX (POLICY_WHERE_MAX + 128)
 
 /*
  * Why an apply failed, as it was logged, for argguard status: room for a
@@ -274,22 +309,23 @@ out:
 
 int policy_apply_file(const char *path, bool force)
 {
-	char why[APPLY_WHY_MAX];
+	char why[APPLY_WHY_MAX], skipped[APPLY_SKIPPED_MAX];
 	struct log_capture c;
 	int lock = apply_lock(), ret;
 
 	if (lock < 0)
 		return lock;
 	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
-	ret = apply_file_locked(path, force, ARGGUARD_POLICY_APPLIED);
+	ret = apply_file_locked(path, true, force, ARGGUARD_POLICY_APPLIED, skipped,
+				sizeof(skipped));
 	log_capture_stop(&c);
 	if (ret) {
 		log_error("%s not applied, the live policy is unchanged", path);
 		set_status(false, "%s not applied: %s; the policy in force is unchanged", path,
 			   why);
 	} else {
-		log_info("applied %s", path);
-		set_status(true, "applied %s", path);
+		log_info("applied %s%s", path, skipped);
+		set_status(true, "applied %s%s", path, skipped);
 	}
 	apply_unlock(lock);
 	return ret;
@@ -316,13 +352,16 @@ static int apply_default_locked(enum argguard_policy_state state)
  * negative errno with the reason logged.
  */
 static int apply_from_locked(enum policy_source from, const char *path,
-			     enum argguard_policy_state state)
+			     enum argguard_policy_state state, char *skipped, size_t skipped_len)
 {
+	skipped[0] = '\0';
 	switch (from) {
 	case POLICY_FROM_FILE:
-		return apply_file_locked(path, false, state);
+		return apply_file_locked(path, true, false, state, skipped, skipped_len);
 	case POLICY_FROM_LAST_GOOD:
-		return apply_file_locked(ARGGUARD_LAST_GOOD, false, state);
+		/* What policy_print() wrote from the file and its fragments: no fragments of its own. */
+		return apply_file_locked(ARGGUARD_LAST_GOOD, false, false, state, skipped,
+					 skipped_len);
 	case POLICY_FROM_DEFAULT:
 		return apply_default_locked(state);
 	default:
@@ -343,18 +382,19 @@ static enum policy_source apply_fallback_locked(enum argguard_policy_state state
 {
 	bool last_good_kept = !access(ARGGUARD_LAST_GOOD, F_OK);
 	enum policy_source from = POLICY_FROM_FILE;
+	char skipped[APPLY_SKIPPED_MAX];
 	struct log_capture c;
 	int ret;
 
 	while ((from = policy_fallback_after(from, last_good_kept)) != POLICY_FROM_NOWHERE) {
 		log_capture_start(&c, LOG_ERR, why, why_len, false);
-		ret = apply_from_locked(from, NULL, state);
+		ret = apply_from_locked(from, NULL, state, skipped, sizeof(skipped));
 		log_capture_stop(&c);
 		if (ret)
 			continue;
 		if (from == POLICY_FROM_LAST_GOOD)
-			snprintf(what, what_len, "the last policy that applied (%s)",
-				 ARGGUARD_LAST_GOOD);
+			snprintf(what, what_len, "the last policy that applied (%s)%s",
+				 ARGGUARD_LAST_GOOD, skipped);
 		else
 			snprintf(what, what_len, "the built-in default (%s)", DEFAULT_POLICY_TEXT);
 		break;
@@ -364,7 +404,8 @@ static enum policy_source apply_fallback_locked(enum argguard_policy_state state
 
 int policy_apply_at_start(const char *path)
 {
-	char why[APPLY_WHY_MAX], fallback_why[APPLY_WHY_MAX / 2], what[256];
+	char why[APPLY_WHY_MAX], fallback_why[APPLY_WHY_MAX / 2], what[APPLY_SKIPPED_MAX + 128];
+	char skipped[APPLY_SKIPPED_MAX];
 	enum policy_source in_force = POLICY_FROM_FILE;
 	struct log_capture c;
 	int lock = apply_lock(), ret;
@@ -372,11 +413,12 @@ int policy_apply_at_start(const char *path)
 	if (lock < 0)
 		return -1;
 	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
-	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED);
+	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED, skipped,
+				sizeof(skipped));
 	log_capture_stop(&c);
 	if (!ret) {
-		log_info("applied %s", path);
-		set_status(true, "applied %s", path);
+		log_info("applied %s%s", path, skipped);
+		set_status(true, "applied %s%s", path, skipped);
 		goto out;
 	}
 	log_error("%s not applied", path);

@@ -16,6 +16,12 @@
 #define ARGGUARD_LAST_GOOD ARGGUARD_STATE_DIR "/last-good.conf"
 #define ARGGUARD_APPLY_LOCK "/run/argguard.apply.lock"
 #define ARGGUARD_APPLY_STATUS "/run/argguard.apply-status"
+/*
+ * Present while the policy in force skipped names this host did not know
+ * when it was applied: argguard-names.service applies the file again once
+ * name services are up (loader/system/).
+ */
+#define ARGGUARD_NAMES_UNKNOWN "/run/argguard.names-unknown"
 
 /*
  * Take the apply lock: applies, and the daemon's enforcement probe, never
@@ -26,7 +32,8 @@ int apply_lock(void);
 void apply_unlock(int fd);
 
 /*
- * Parse the policy file at path and apply it, reporting on stderr. A file
+ * Parse the policy file at path, and its fragments, and apply it,
+ * reporting on stderr. A file
  * with an error, a policy that would lock admins out (unless force, or the
  * file's own allow_lockout = yes), or a failed apply leaves the live policy
  * as it was. The daemon never forces. Returns 0 or a negative errno.

@@ -118,6 +118,9 @@ void policy_free(struct policy *p)
 		free(p->cgroups[i].path);
 	for (size_t i = 0; i < p->n_admin_groups; i++)
 		free(p->admin_groups[i]);
+	for (size_t i = 0; i < p->n_parts; i++)
+		free(p->parts[i].name);
+	free(p->parts);
 	free(p->uids);
 	free(p->cgroups);
 	free(p->admin_groups);
@@ -152,6 +155,27 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 	p->cgroups[p->n_cgroups] =
 		(struct cgroup_rule){ .path = copy, .line = line, .rule = *rule };
 	return &p->cgroups[p->n_cgroups++].rule;
+}
+
+size_t policy_part_of(const struct policy *p, unsigned int line)
+{
+	size_t i = p->n_parts;
+
+	while (i > 0 && p->parts[i - 1].first >= line)
+		i--;
+	return i ? i - 1 : p->n_parts;
+}
+
+const char *policy_where(const struct policy *p, unsigned int line, const char *name, char *buf,
+			 size_t len)
+{
+	size_t i = policy_part_of(p, line);
+
+	if (i == p->n_parts)
+		snprintf(buf, len, "%s:%u", name, line);
+	else
+		snprintf(buf, len, "%s:%u", p->parts[i].name, line - p->parts[i].first);
+	return buf;
 }
 
 /*
@@ -251,6 +275,8 @@ void policy_print(FILE *out, const struct policy *p)
 		fprintf(out, "allow_lockout = yes\n");
 	if (!p->learn_sizes)
 		fprintf(out, "learn_sizes = no\n");
+	if (p->unknown_names_error)
+		fprintf(out, "unknown_names = error\n");
 	for (size_t i = 0; i < p->n_admin_groups; i++)
 		fprintf(out, "%s%s", i ? ", " : "admin_groups = ", p->admin_groups[i]);
 	if (p->n_admin_groups)

@@ -139,6 +139,8 @@ static int copy_policy(const struct policy *base, struct policy *out)
 	out->n_cgroups = 0;
 	out->admin_groups = NULL;
 	out->n_admin_groups = 0;
+	out->parts = NULL;
+	out->n_parts = 0;
 	for (size_t i = 0; i < base->n_uids; i++) {
 		struct argguard_rule *r =
 			policy_add_uid(out, base->uids[i].uid, &base->uids[i].rule, 0);
@@ -160,6 +162,19 @@ static int copy_policy(const struct policy *base, struct policy *out)
 			out->admin_groups[i] = strdup(base->admin_groups[i]);
 			out->n_admin_groups = i + 1;
 			if (!out->admin_groups[i])
+				goto out_free;
+		}
+	}
+	if (base->n_parts) {
+		/* The files the lines are in. */
+		out->parts = calloc(base->n_parts, sizeof(*out->parts));
+		if (!out->parts)
+			goto out_free;
+		for (size_t i = 0; i < base->n_parts; i++) {
+			out->parts[i].first = base->parts[i].first;
+			out->parts[i].name = strdup(base->parts[i].name);
+			out->n_parts = i + 1;
+			if (!out->parts[i].name)
 				goto out_free;
 		}
 	}
