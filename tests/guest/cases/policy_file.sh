@@ -222,9 +222,20 @@ test_policy_file_lockout_of_an_admin_groups_member_is_refused() {
 	pf_refused "$rule" argguard policy apply "$PF_FILE"
 	pf_unchanged "a refused lockout of a member of admin_groups"
 
-	# A group this machine does not have is an error, not a group skipped.
+	# A group this machine does not know (its directory not up yet, say) is a
+	# warning, not a file refused; but its members are unknown, not none: the
+	# gate counts each uid a rule names as maybe one of them (issue 40).
 	sed -i "s/^admin_groups = .*/admin_groups = sudo, ag-no-such-group/" "$PF_FILE"
-	pf_refused "$PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group" \
+	rule="$PF_FILE:6: [uid $uid] max_argc = 2 with action deny in enforce mode would lock admins"
+	rule+=" out: $PF_OPS_ADMIN (uid $uid) may be in group ag-no-such-group, which administers"
+	rule+=" this machine (admin_groups) and which this host does not know now"
+	pf_refused "$rule" argguard policy apply "$PF_FILE"
+	[[ $PF_OUT == *"warning: $PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group on this host"* ]] ||
+		fail "expected a warning naming the unknown group at $PF_FILE:4"
+	pf_unchanged "a lockout of a member that an unknown admin group may have"
+	sed -i -e "/^admin_groups = /a unknown_names = error" -e "s/^max_argc = 2$/max_argc = 64/" \
+		"$PF_FILE"
+	pf_refused "$PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group on this host (unknown_names = error" \
 		argguard policy apply "$PF_FILE"
 	pf_unchanged "a refused admin_groups"
 }
