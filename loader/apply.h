@@ -9,6 +9,7 @@
 #define ARGGUARD_APPLY_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "policy_maps.h"
 
@@ -22,6 +23,8 @@
  * name services are up (loader/system/).
  */
 #define ARGGUARD_NAMES_UNKNOWN "/run/argguard.names-unknown"
+/* How long argguard reload waits for the daemon, by default. */
+#define RELOAD_TIMEOUT_S 60
 
 /*
  * Take the apply lock: applies, and the daemon's enforcement probe, never
@@ -39,6 +42,23 @@ void apply_unlock(int fd);
  * as it was. The daemon never forces. Returns 0 or a negative errno.
  */
 int policy_apply_file(const char *path, bool force);
+
+/*
+ * policy_apply_file() for argguard run's SIGHUP: never forced, and its
+ * status says when it began, so that policy_reload_daemon() can tell its
+ * outcome from an earlier one's.
+ */
+int policy_reload_file(const char *path);
+
+/*
+ * argguard reload: signal argguard run (pid) to apply its policy file, and
+ * wait until an apply that began after the signal has finished, at most
+ * timeout_s seconds. Its outcome is logged, the error's FILE:LINE
+ * included. 0 once the file is live; -EINVAL if it was refused (the policy
+ * in force is unchanged); another negative errno if pid is not argguard
+ * run, or it ended or did not answer in time.
+ */
+int policy_reload_daemon(pid_t pid, unsigned int timeout_s);
 
 /*
  * At a fresh start, or one whose predecessor died before it got here: apply
