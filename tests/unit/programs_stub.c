@@ -4,8 +4,8 @@
  * without a kernel: programs.c and its kin (run_lock.c, pin_dir.c,
  * pinned_prog.c, program_load.c) need the BPF skeleton, which needs the
  * guest kernel's BTF, or act on the machine's bpffs. The CLI tests
- * (tests/cli.sh) and the help/man sync test only print help and usage
- * errors and never get here; a run or an unload that does fails at its
+ * (tests/checks/cli.sh) and the help/man sync test only print help and
+ * usage errors and never get here; a run or an unload that does fails at its
  * first step.
  */
 #include <errno.h>

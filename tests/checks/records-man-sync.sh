@@ -71,7 +71,7 @@ expect_some() {
 }
 
 main() {
-	local print=${1:?usage: tests/records-man-sync.sh PRINT_RECORDS PAGE} page=${2:?} json
+	local print=${1:?usage: tests/checks/records-man-sync.sh PRINT_RECORDS PAGE} page=${2:?} json
 	local exec_fields summary_fields nested journal audit name field text
 	local exec_entries summary_entries journal_entries audit_entries audit_text
 	echo "TAP version 13"

@@ -11,7 +11,7 @@
 # lost count: the window is three instructions, and QEMU's TCG takes an
 # interrupt only between blocks of translated code. Prints TAP.
 #
-# usage: tests/bpf-counters-atomic.sh ARGGUARD_BPF_OBJECT
+# usage: tests/checks/bpf-counters-atomic.sh ARGGUARD_BPF_OBJECT
 set -euo pipefail
 
 OBJDUMP=${LLVM_OBJDUMP:-llvm-objdump}

@@ -151,7 +151,7 @@ check_argguard_conf_5() {
 }
 
 main() {
-	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H}
+	local argguard=${1:?usage: tests/checks/help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H}
 	local doc=${2:?} loader=${3:?} argguard_h=${4:?} help
 	echo "TAP version 13"
 	help=$("$argguard" --help)

@@ -252,7 +252,7 @@ check_policy_check_admin_slice() {
 main() {
 	local help cmd
 	local -a cmds
-	ARGGUARD=${1:?usage: tests/cli.sh ARGGUARD}
+	ARGGUARD=${1:?usage: tests/checks/cli.sh ARGGUARD}
 	echo "TAP version 13"
 
 	check_version

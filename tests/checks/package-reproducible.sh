@@ -6,13 +6,13 @@
 # in another directory of the chroot), gives a .deb byte for byte equal to
 # DEB, the build's own. Where they differ, diffoscope says where. Prints TAP.
 #
-# usage: tests/package-reproducible.sh DEB WORK
+# usage: tests/checks/package-reproducible.sh DEB WORK
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 main() {
-	local deb=${1:?usage: tests/package-reproducible.sh DEB WORK} work=${2:?usage: tests/package-reproducible.sh DEB WORK}
+	local deb=${1:?usage: tests/checks/package-reproducible.sh DEB WORK} work=${2:?usage: tests/checks/package-reproducible.sh DEB WORK}
 	local copy=$work/elsewhere/argguard-tree again=$work/reproducible-check.deb
 	rm -rf "$work"
 	mkdir -p "$copy"

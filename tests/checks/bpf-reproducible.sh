@@ -7,10 +7,10 @@
 # it has no DWARF left, and keeps the BTF and .BTF.ext that CO-RE and the
 # verifier need, which bpftool still reads. Prints TAP.
 #
-# usage: tests/bpf-reproducible.sh ARGGUARD_BPF_OBJECT
+# usage: tests/checks/bpf-reproducible.sh ARGGUARD_BPF_OBJECT
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 READELF=${LLVM_READELF:-llvm-readelf}
 N=0 FAILED=0 TMP=
 
@@ -42,7 +42,7 @@ has_section() { sections "$2" | grep -qx -- "$1"; }
 btf_reads() { bpftool btf dump file "$1" >/dev/null; }
 
 main() {
-	local obj=${1:?usage: tests/bpf-reproducible.sh ARGGUARD_BPF_OBJECT} tmp
+	local obj=${1:?usage: tests/checks/bpf-reproducible.sh ARGGUARD_BPF_OBJECT} tmp
 	tmp=$(mktemp -d)
 	TMP=$tmp
 	trap 'rm -rf "$TMP"' EXIT

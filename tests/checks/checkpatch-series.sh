@@ -12,9 +12,9 @@
 # included). Otherwise only scripts/ is unpacked from the tarball, into the
 # cache, and checkpatch runs with --no-tree.
 #
-# usage: tests/checkpatch-series.sh [VERSION...]   (default: 6.1 6.12)
+# usage: tests/checks/checkpatch-series.sh [VERSION...]   (default: 6.1 6.12)
 set -euo pipefail
-source "$(dirname "$0")/../vm/lib.sh"
+source "$(dirname "$0")/../../vm/lib.sh"
 
 # The reports allowed, each for a reason no patch can remove:
 # - FILE_PATH_CHANGES: checkpatch asks whether MAINTAINERS needs an update for

@@ -5,11 +5,11 @@
 # reports planted tests as it should: a test whose middle command fails is
 # "not ok" and names that command, each result says how long it took, a
 # skip is "ok ... # SKIP reason", and failures a test expects pass. Then
-# check tests/tap-summary.sh's rule for skips. Pure userspace; ctest runs it
-# as runner_selftest.
+# check tests/checks/tap-summary.sh's rule for skips. Pure userspace; ctest
+# runs it as runner_selftest.
 set -euo pipefail
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 GUEST=$ROOT/tests/guest
 WORK=
 FAILED=0
@@ -185,7 +185,7 @@ check_runner() {
 summary() {
 	local rc=0 out
 	printf 'TAP version 13\n1..2\nok 1 - a\nok 2 - b # SKIP no widget\n' >"$WORK/skip.tap"
-	out=$(env -u CI -u ARGGUARD_ALLOW_SKIP "$@" "$ROOT/tests/tap-summary.sh" "$WORK/skip.tap") ||
+	out=$(env -u CI -u ARGGUARD_ALLOW_SKIP "$@" "$ROOT/tests/checks/tap-summary.sh" "$WORK/skip.tap") ||
 		rc=$?
 	echo "$(tail -n 1 <<<"$out"); exit $rc"
 }

@@ -194,7 +194,7 @@ check_rules() {
 }
 
 main() {
-	local dash=${1:?usage: tests/monitoring-check.sh DASHBOARD RULES EXPOSITION}
+	local dash=${1:?usage: tests/checks/monitoring-check.sh DASHBOARD RULES EXPOSITION}
 	local rules=${2:?} exposition=${3:?}
 	echo "TAP version 13"
 	EXPOSITION=$("$exposition")
