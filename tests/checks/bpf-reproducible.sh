@@ -9,22 +9,11 @@
 #
 # usage: tests/checks/bpf-reproducible.sh ARGGUARD_BPF_OBJECT
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 READELF=${LLVM_READELF:-llvm-readelf}
-N=0 FAILED=0 TMP=
-
-check() {
-	local what=$1
-	shift
-	N=$((N + 1))
-	if "$@"; then
-		echo "ok $N - $what"
-	else
-		echo "not ok $N - $what"
-		FAILED=1
-	fi
-}
+TMP=
 
 # build_copy DIR: the object of a copy of the tree at DIR.
 build_copy() {
@@ -48,7 +37,7 @@ main() {
 	trap 'rm -rf "$TMP"' EXIT
 	build_copy "$tmp/a/argguard"
 	build_copy "$tmp/a-much-longer-directory-name/src"
-	echo "1..6"
+	tap_start
 	check "two trees at different paths build the same object" \
 		cmp "$tmp/a/argguard/out/bpf/argguard.bpf.o" \
 		"$tmp/a-much-longer-directory-name/src/out/bpf/argguard.bpf.o"
@@ -57,7 +46,7 @@ main() {
 	check "the object keeps .BTF" has_section .BTF "$obj"
 	check "the object keeps .BTF.ext" has_section .BTF.ext "$obj"
 	check "bpftool reads the object's BTF" btf_reads "$obj"
-	return "$FAILED"
+	tap_end
 }
 
 main "$@"

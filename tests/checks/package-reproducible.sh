@@ -8,6 +8,7 @@
 #
 # usage: tests/checks/package-reproducible.sh DEB WORK
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
@@ -18,17 +19,17 @@ main() {
 	mkdir -p "$copy"
 	rsync -a --exclude='/build*' --exclude=/.git "$ROOT/" "$copy/"
 	"$copy/debian/build-deb.sh" "$work/a-second-build-directory" "$again"
-	echo "1..1"
+	tap_start
 	if cmp "$deb" "$again"; then
-		echo "ok 1 - a second build, of a copy at another path, gives the same .deb"
+		pass "a second build, of a copy at another path, gives the same .deb"
 		rm -rf "$work"
-		return 0
+	else
+		fail "a second build, of a copy at another path, gives the same .deb"
+		if command -v diffoscope >/dev/null; then
+			diffoscope --text - "$deb" "$again" | head -n 200 | diag || true
+		fi
 	fi
-	echo "not ok 1 - a second build, of a copy at another path, gives another .deb"
-	if command -v diffoscope >/dev/null; then
-		diffoscope --text - "$deb" "$again" | head -n 200 || true
-	fi
-	return 1
+	tap_end
 }
 
 main "$@"
