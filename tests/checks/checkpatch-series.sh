@@ -64,7 +64,7 @@ main() {
 		dir=$ARGGUARD_ROOT/kernel-patches/$version
 		[[ -d $dir ]] || die "no series for version '$version' (kernel-patches/$version)"
 		if ! checkpatch_dir "$version" >/dev/null; then
-			echo "# no kernel tree or /usr/src/linux-source-$version.tar.xz: skipped"
+			diag "no kernel tree or /usr/src/linux-source-$version.tar.xz: skipped"
 			exit 77
 		fi
 		for f in "$dir"/*.patch; do
