@@ -136,8 +136,8 @@ _Static_assert(ARGGUARD_VERDICT_ALLOW < ARGGUARD_VERDICT_AUDIT &&
 		       ARGGUARD_VERDICT_AUDIT < ARGGUARD_VERDICT_DENY,
 	       "verdicts go mildest first: the empty-argv check keeps the worse of two");
 _Static_assert(ARGGUARD_NR_LIMITS == 14,
-	       "each limit a rule can set has its row in POLICY_LIMITS (loader/policy.h: its "
-	       "key, unit and lockout floor) and its check in judge(); the tier's limits "
+	       "each limit a rule can set has its row in POLICY_LIMITS (loader/policy/policy.h: "
+	       "its key, unit and lockout floor) and its check in judge(); the tier's limits "
 	       "are in the order of the rule's own");
 _Static_assert(ARGGUARD_NR_DROPS == 2, "the pinned drops map holds one counter per reason");
 _Static_assert(ARGGUARD_NR_DENY_ERRNOS == 4,

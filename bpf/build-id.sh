@@ -3,7 +3,7 @@
 # build-id.sh OBJECT: a C header that names the build by its BPF object, the
 # first 64 bits of the object's SHA-256. The loader writes it into the
 # programs' .rodata, and a later start compares it with its own
-# (loader/pinned_prog.c). Made here, at build time: hashed at each start, the
+# (loader/programs/pinned_prog.c). Made here, at build time: hashed at each start, the
 # object's bytes would be read into every daemon's memory for nothing.
 set -eu
 sum=$(sha256sum "$1" | cut -c1-16)

@@ -14,7 +14,7 @@
  * Set by the loader before the load: which build loaded these programs, and
  * what it chose for this kernel. A later start reads them back from the
  * programs' own .rodata, which the kernel froze at load, to tell whether the
- * pinned programs are exactly the ones it would load (loader/programs.c).
+ * pinned programs are exactly the ones it would load (loader/programs/programs.c).
  */
 extern const volatile __u64 argguard_build_id;
 extern const volatile __u32 argguard_build_features;

@@ -21,7 +21,7 @@
 
 /*
  * The safe default of a fresh start with no policy that applies: the
- * shipped file's limits and record rates (loader/argguard.conf).
+ * shipped file's limits and record rates (loader/system/argguard.conf).
  */
 #define DEFAULT_MAX_TOTAL_BYTES (2U << 20)
 #define DEFAULT_AUDIT_MAX_TOTAL_BYTES (1U << 20)

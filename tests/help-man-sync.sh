@@ -107,10 +107,10 @@ check_argguard_conf_5() {
 	local -a keys items
 	text=$(page_text "$page")
 
-	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$loader/policy_keys.c" |
+	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$loader/policy/policy_keys.c" |
 		grep -o -E '"[a-z_]+"' | tr -d '"'
 		awk '/^#define POLICY_LIMITS\(X\)/ { on = 1 } on { print } on && !/\\$/ { exit }' \
-			"$loader/policy.h" | sed -n -E 's/^[[:space:]]*X\(([a-z_]+),.*/\1/p')
+			"$loader/policy/policy.h" | sed -n -E 's/^[[:space:]]*X\(([a-z_]+),.*/\1/p')
 	# Each key an entry of its own: a line "*KEY* = ...".
 	for key in "${keys[@]}"; do
 		if grep -q "^\*$key\* = " "$page"; then

@@ -20,9 +20,14 @@ need() {
 }
 
 run_cppcheck() {
+	local dir
+	local -a INCLUDES=()
 	need cppcheck
+	for dir in loader loader/*/ bpf; do
+		INCLUDES+=(-I "${dir%/}")
+	done
 	cppcheck --enable=warning,style,performance,portability,information --std=c11 \
-		--error-exitcode=1 --inline-suppr --quiet -I loader -I bpf -I tests/unit \
+		--error-exitcode=1 --inline-suppr --quiet "${INCLUDES[@]}" -I tests/unit \
 		--library=posix --library=tests/cppcheck/libbpf.cfg \
 		--suppressions-list=tests/cppcheck/suppressions.txt "${FILES[@]}"
 }
@@ -89,7 +94,7 @@ run_clang_tidy() {
 
 main() {
 	cd "$ROOT"
-	FILES=(loader/*.c tests/unit/*.c tests/fuzz/*.c tests/guest/*.c)
+	FILES=(loader/*.c loader/*/*.c tests/unit/*.c tests/fuzz/*.c tests/guest/*.c)
 	case ${1-} in
 	cppcheck) run_cppcheck ;;
 	clang-tidy) run_clang_tidy "$(realpath "${2:?usage: $0 clang-tidy BUILD_DIR}")" ;;

@@ -25,7 +25,7 @@ compile_loader() {
 	cmd=$(jq -r --arg f "$ROOT/$file" '[.[] | select(.file == $f)][0].command // empty' \
 		"$BUILD/compile_commands.json")
 	[[ -n $cmd ]] || { echo "$file is in no compile command of $BUILD"; return 1; }
-	cmd=${cmd//"-I$ROOT/loader "/"-I$work/loader "}
+	cmd=${cmd//"-I$ROOT/loader"/"-I$work/loader"}
 	cmd=${cmd//"-I$ROOT/bpf "/"-I$work/bpf "}
 	cmd=$(sed -E "s# -o [^ ]+##; s# -c $ROOT/$file\$# -fsyntax-only $work/$file#" <<<"$cmd")
 	(cd "$dir" && eval "$cmd") 2>&1
@@ -59,10 +59,10 @@ check() {
 			;;
 		loader/*.c) out=$(compile_loader "$work" "$file") || rc=1 ;;
 		loader/*.h)
-			h=${file#loader/}
+			h=${file##*/}
 			while read -r user; do
-				out=$(compile_loader "$work" "loader/${user##*/}") || { rc=1 && break; }
-			done < <(grep -l "#include \"$h\"" "$work"/loader/*.c)
+				out=$(compile_loader "$work" "${user#"$work"/}") || { rc=1 && break; }
+			done < <(grep -rl --include='*.c' "#include \"$h\"" "$work"/loader)
 			;;
 		esac
 	done

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a start does with what it finds (loader/start_plan.h): resume,
+ * What a start does with what it finds (loader/programs/start_plan.h): resume,
  * reuse or drop the map pins, adopt, the interim policy, and the fallback
  * chain, each branch from facts written here.
  */
