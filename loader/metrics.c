@@ -11,10 +11,10 @@
 
 #include <json-c/json.h>
 
+#include "json_writer.h"
 #include "log.h"
 #include "names.h"
-#include "size_metrics.h"
-#include "terminal_safe.h"
+#include "size_bucket.h"
 
 #define LAST_APPLY "last apply: "
 
@@ -226,20 +226,6 @@ static int print_json(FILE *out, const struct argguard_metrics *m)
 	return json_print_object(out, metrics_object(m));
 }
 
-int json_print_object(FILE *out, struct json_object *obj)
-{
-	const char *text;
-
-	if (!obj)
-		return -ENOMEM;
-	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		fprintf(out, "%s\n", text);
-	json_object_put(obj);
-	return text ? 0 : -ENOMEM;
-}
-
 static void family(FILE *out, const char *name, const char *type, const char *help)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -374,6 +360,9 @@ void apply_status_parse(const char *text, struct apply_status *st)
 		} else if (!strncmp(field, "timestamp=", 10) && parse_number(field + 10, &v)) {
 			st->timestamp = v;
 			have_timestamp = true;
+		} else if (!strncmp(field, "reload_started=", 15) && parse_number(field + 15, &v) &&
+			   v > 0) {
+			st->reload_started_ns = (uint64_t)v;
 		}
 	}
 	st->has_result = st->known && have_success && have_timestamp;
@@ -495,4 +484,75 @@ out_unlink:
 out_close:
 	close(dir_fd);
 	return err;
+}
+
+/* A label value as the text format spells it: \, " and newline escaped. */
+static void print_label_value(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(out, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+}
+
+static void print_labels(FILE *out, const struct size_scope *s, const char *le)
+{
+	fprintf(out, "{scope=\"%s\",rule=\"", s->other ? "other" : scope_name(s->scope));
+	if (!s->other && s->scope == ARGGUARD_SCOPE_UID)
+		fprintf(out, "%u", s->uid);
+	else if (!s->other && s->scope == ARGGUARD_SCOPE_CGROUP)
+		print_label_value(out, s->path);
+	fputc('"', out);
+	if (le)
+		fprintf(out, ",le=\"%s\"", le);
+	fputc('}', out);
+}
+
+static void print_series(FILE *out, const char *name, const struct size_scope *s,
+			 const struct size_hist *h, int m)
+{
+	uint64_t n = 0;
+	char le[24];
+
+	for (__u32 b = 0; b < ARGGUARD_SIZE_BUCKETS - 1; b++) {
+		n += h->count[m][b];
+		snprintf(le, sizeof(le), "%" PRIu64, (uint64_t)size_bucket_high(b));
+		fprintf(out, "%s_bucket", name);
+		print_labels(out, s, le);
+		fprintf(out, " %" PRIu64 "\n", n);
+	}
+	n += h->count[m][ARGGUARD_SIZE_BUCKETS - 1];
+	fprintf(out, "%s_bucket", name);
+	print_labels(out, s, "+Inf");
+	fprintf(out, " %" PRIu64 "\n%s_sum", n, name);
+	print_labels(out, s, NULL);
+	fprintf(out, " %" PRIu64 "\n%s_count", h->sum[m], name);
+	print_labels(out, s, NULL);
+	fprintf(out, " %" PRIu64 "\n", n);
+}
+
+void size_metrics_print(FILE *out, const struct size_data *d)
+{
+	char name[64];
+
+	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++) {
+		bool any = false;
+
+		snprintf(name, sizeof(name), "argguard_exec_%s", size_metric_name(m));
+		for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
+			if (!size_hist_execs(&d->hist[s], m) || !size_scope_shown(&d->scopes[s]))
+				continue;
+			if (!any)
+				fprintf(out,
+					"# HELP %s The %s of the execs each rule judged, by the "
+					"rule's scope.\n# TYPE %s histogram\n",
+					name, size_metric_name(m), name);
+			any = true;
+			print_series(out, name, &d->scopes[s], &d->hist[s], m);
+		}
+	}
 }

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 /*

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "json_writer.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <json-c/json.h>
 
 void json_writer_init(struct json_writer *w, bool fields)
 {
@@ -307,4 +310,18 @@ void json_field2(struct json_writer *w, const char *name, const char *prefix, co
 	put(w, prefix, strlen(prefix));
 	put(w, text, strlen(text));
 	put(w, "", 1);
+}
+
+int json_print_object(FILE *out, struct json_object *obj)
+{
+	const char *text;
+
+	if (!obj)
+		return -ENOMEM;
+	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
+							   JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (text)
+		fprintf(out, "%s\n", text);
+	json_object_put(obj);
+	return text ? 0 : -ENOMEM;
 }

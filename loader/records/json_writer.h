@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define JSON_WRITER_MAX_DEPTH 8
 
@@ -57,5 +58,13 @@ void json_fixed3(struct json_writer *w, const char *key, double v);
 /* Fields only: one more field, "NAME=text" (json_field2: "NAME=prefixtext"), as it is. */
 void json_field(struct json_writer *w, const char *name, const char *text);
 void json_field2(struct json_writer *w, const char *name, const char *prefix, const char *text);
+
+/*
+ * Not this writer: the JSON of argguard status, report and the metrics,
+ * built as a json-c tree. Print obj as one line of plain JSON, then free it
+ * (json_object_put()). 0, or -ENOMEM if obj is NULL or cannot be printed.
+ */
+struct json_object;
+int json_print_object(FILE *out, struct json_object *obj);
 
 #endif /* ARGGUARD_JSON_WRITER_H */

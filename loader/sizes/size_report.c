@@ -9,9 +9,9 @@
 
 #include "cgroup_pattern.h"
 #include "container.h"
-#include "metrics.h"
+#include "json_writer.h"
+#include "log.h"
 #include "size_bucket.h"
-#include "terminal_safe.h"
 
 #define BAR_WIDTH 40
 

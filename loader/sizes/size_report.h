@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "policy.h"
-#include "sizes.h"
+#include "size_data.h"
 
 /* Bytes as argguard.conf(5) writes them where exact ("4K", "1M"), else digits. */
 void size_format(char *buf, size_t len, uint64_t v, bool bytes);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "sizes.h"
+#include "size_data.h"
 
 #include <errno.h>
 #include <stdlib.h>

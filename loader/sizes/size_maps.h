@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* The size distributions from the pinned maps, summed over CPUs, with their scopes. */
-#ifndef ARGGUARD_SIZES_MAPS_H
-#define ARGGUARD_SIZES_MAPS_H
+#ifndef ARGGUARD_SIZE_MAPS_H
+#define ARGGUARD_SIZE_MAPS_H
 
 #include "policy_maps.h"
-#include "sizes.h"
+#include "size_data.h"
 
 /*
  * Read the "sizes", "largest" and "cgroup_sizes" (if cgroup_sizes_fd >= 0)
@@ -24,4 +24,4 @@ int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd, const str
 int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root,
 			 struct policy *live, struct size_data *d);
 
-#endif /* ARGGUARD_SIZES_MAPS_H */
+#endif /* ARGGUARD_SIZE_MAPS_H */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "sizes_maps.h"
+#include "size_maps.h"
 
 #include <errno.h>
 #include <stdlib.h>

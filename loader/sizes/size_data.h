@@ -3,10 +3,10 @@
  * The size distributions the BPF program counts (argguard.h, "sizes" and
  * "largest"), summed over CPUs, and what they say: how many execs a limit
  * would have denied, and the limits that would have denied none (or all
- * but a share). Pure: the maps are read in sizes_maps.c.
+ * but a share). Pure: the maps are read in size_maps.c.
  */
-#ifndef ARGGUARD_SIZES_DATA_H
-#define ARGGUARD_SIZES_DATA_H
+#ifndef ARGGUARD_SIZE_DATA_H
+#define ARGGUARD_SIZE_DATA_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,4 +97,4 @@ struct suggest_options {
 int size_suggest(const struct policy *base, const struct size_data *d,
 		 const struct suggest_options *o, struct policy *out);
 
-#endif /* ARGGUARD_SIZES_DATA_H */
+#endif /* ARGGUARD_SIZE_DATA_H */
