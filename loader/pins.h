@@ -11,7 +11,7 @@
 
 #define ARGGUARD_PIN_DIR "/sys/fs/bpf/argguard"
 
-/* X(PIN, FILE, MAP): the maps, each with its name in bpf/argguard.bpf.c. */
+/* X(PIN, FILE, MAP): the maps, each with its name in bpf/maps.h. */
 #define ARGGUARD_MAP_PINS(X)                                                \
 	X(PIN_CONFIG, "config", argguard_config)                            \
 	X(PIN_SETTINGS, "settings", argguard_settings)                      \
