@@ -296,14 +296,6 @@ void json_literal(struct json_writer *w, const char *key, const char *text, size
 	scalar(w, key, text, len);
 }
 
-void json_fixed3(struct json_writer *w, const char *key, double v)
-{
-	char text[32];
-	int n = snprintf(text, sizeof(text), "%.3f", v);
-
-	scalar(w, key, text, n > 0 && (size_t)n < sizeof(text) ? (size_t)n : 0);
-}
-
 void json_field(struct json_writer *w, const char *name, const char *text)
 {
 	json_field2(w, name, "", text);

@@ -61,8 +61,6 @@ void json_boolean(struct json_writer *w, const char *key, bool v);
 void json_null(struct json_writer *w, const char *key);
 /* A number, true or false, as text spells it. */
 void json_literal(struct json_writer *w, const char *key, const char *text, size_t len);
-/* v with three decimals. */
-void json_fixed3(struct json_writer *w, const char *key, double v);
 
 /* Fields only: one more field, "NAME=text" (json_field2: "NAME=prefixtext"), as it is. */
 void json_field(struct json_writer *w, const char *name, const char *text);

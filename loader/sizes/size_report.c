@@ -12,7 +12,8 @@
 
 #define BAR_WIDTH 40
 
-void size_format(char *buf, size_t len, uint64_t v, bool bytes)
+/* Bytes as argguard.conf(5) writes them where exact ("4K", "1M"), else digits. */
+static void size_format(char *buf, size_t len, uint64_t v, bool bytes)
 {
 	if (bytes && v && !(v % (1ULL << 30)))
 		snprintf(buf, len, "%" PRIu64 "G", v >> 30);
