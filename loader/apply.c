@@ -2,7 +2,9 @@
 #include "apply.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include "cgroup_pattern.h"
+#include "clocks.h"
 #include "log.h"
 #include "metrics.h"
 #include "names.h"
@@ -124,8 +127,9 @@ static int boot_recovery_mode(void)
  * Record this boot's last apply for argguard status and the metrics: a
  * "what happened" line, whether the file asked for is in force, and when.
  */
-static void set_status(bool success, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_status(bool success, const char *fmt, ...)
+static void set_status(bool success, uint64_t reload_started_ns, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_status(bool success, uint64_t reload_started_ns, const char *fmt, ...)
 {
 	FILE *f = fopen(ARGGUARD_APPLY_STATUS ".new", "we");
 	char message[APPLY_STATUS_LINE_MAX - 64]; /* less "last apply: TIME: " */
@@ -137,6 +141,8 @@ static void set_status(bool success, const char *fmt, ...)
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
 	apply_status_format(f, success, time(NULL), message);
+	if (reload_started_ns)
+		fprintf(f, "reload_started=%" PRIu64 "\n", reload_started_ns);
 	if (fclose(f) == 0)
 		rename(ARGGUARD_APPLY_STATUS ".new", ARGGUARD_APPLY_STATUS);
 }
@@ -272,7 +278,8 @@ out:
  */
 #define APPLY_WHY_MAX (APPLY_STATUS_LINE_MAX / 2)
 
-int policy_apply_file(const char *path, bool force)
+/* policy_apply_file(), its status marked as a reload's if reload_started_ns. */
+static int apply_file_reporting(const char *path, bool force, uint64_t reload_started_ns)
 {
 	char why[APPLY_WHY_MAX];
 	struct log_capture c;
@@ -285,13 +292,87 @@ int policy_apply_file(const char *path, bool force)
 	log_capture_stop(&c);
 	if (ret) {
 		log_error("%s not applied, the live policy is unchanged", path);
-		set_status(false, "%s not applied: %s; the policy in force is unchanged", path,
-			   why);
+		set_status(false, reload_started_ns,
+			   "%s not applied: %s; the policy in force is unchanged", path, why);
 	} else {
 		log_info("applied %s", path);
-		set_status(true, "applied %s", path);
+		set_status(true, reload_started_ns, "applied %s", path);
 	}
 	apply_unlock(lock);
+	return ret;
+}
+
+int policy_apply_file(const char *path, bool force)
+{
+	return apply_file_reporting(path, force, 0);
+}
+
+int policy_reload_file(const char *path)
+{
+	return apply_file_reporting(path, false, monotonic_ns());
+}
+
+/* Whether pid is an argguard process: its comm, as the kernel keeps it. */
+static bool is_argguard(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "argguard\n");
+}
+
+int policy_reload_daemon(pid_t pid, unsigned int timeout_s)
+{
+	const struct timespec pause = { .tv_nsec = 20 * 1000 * 1000 };
+	uint64_t asked = monotonic_ns(), deadline = asked + timeout_s * 1000000000ULL;
+	struct apply_status *st;
+	int ret;
+
+	if (!is_argguard(pid)) {
+		log_error(
+			"pid %d is not argguard run: systemctl reload argguard passes its MAINPID",
+			(int)pid);
+		return -ESRCH;
+	}
+	if (kill(pid, SIGHUP)) {
+		ret = -errno;
+		log_error("failed to signal argguard run (pid %d): %s", (int)pid, strerror(-ret));
+		return ret;
+	}
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	for (;;) {
+		apply_status_load(ARGGUARD_APPLY_STATUS, st);
+		if (st->has_result && st->reload_started_ns >= asked)
+			break;
+		if (kill(pid, 0) && errno == ESRCH) {
+			log_error("argguard run (pid %d) ended before it applied the policy file",
+				  (int)pid);
+			free(st);
+			return -ESRCH;
+		}
+		if (monotonic_ns() >= deadline) {
+			log_error("argguard run (pid %d) did not apply the policy file within %u s",
+				  (int)pid, timeout_s);
+			free(st);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&pause, NULL);
+	}
+	if (st->success)
+		log_info("%s", st->message);
+	else
+		log_error("%s", st->message);
+	ret = st->success ? 0 : -EINVAL;
+	free(st);
 	return ret;
 }
 
@@ -376,7 +457,7 @@ int policy_apply_at_start(const char *path)
 	log_capture_stop(&c);
 	if (!ret) {
 		log_info("applied %s", path);
-		set_status(true, "applied %s", path);
+		set_status(true, 0, "applied %s", path);
 		goto out;
 	}
 	log_error("%s not applied", path);
@@ -384,12 +465,12 @@ int policy_apply_at_start(const char *path)
 					 sizeof(fallback_why));
 	if (in_force == POLICY_FROM_NOWHERE) {
 		log_error("failed to apply even the built-in default policy");
-		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
+		set_status(false, 0, "%s not applied: %s; nothing could be applied: %s", path, why,
 			   fallback_why);
 		goto out;
 	}
 	log_notice("in force instead: %s", what);
-	set_status(false, "%s not applied: %s; in force: %s", path, why, what);
+	set_status(false, 0, "%s not applied: %s; in force: %s", path, why, what);
 out:
 	apply_unlock(lock);
 	return policy_start_result(in_force);

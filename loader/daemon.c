@@ -243,7 +243,7 @@ int run_daemon(const struct run_opts *opts)
 		if (reload) {
 			reload = 0;
 			notify("RELOADING=1");
-			policy_apply_file(opts->policy_path, false); /* never forced */
+			policy_reload_file(opts->policy_path);
 			say_ready(&metrics.maps, opts->log_path);
 			metrics_file_reloaded(&metrics);
 		}

@@ -167,6 +167,21 @@ static const char suggest_description[] =
 	"                  a whole K, never under the lockout floor. Check it with\n"
 	"                  argguard policy check, then apply it.\n";
 
+static const char reload_options[] =
+	"        --pid PID       With reload: the process id of argguard run\n"
+	"                        (systemd's $MAINPID).\n"
+	"        --timeout SECONDS\n"
+	"                        With reload: how long to wait for the daemon's\n"
+	"                        apply, 1 to 3600 (default 60).\n";
+
+static const char reload_description[] =
+	"    reload        Have argguard run (PID) apply its policy file, as\n"
+	"                  SIGHUP does, and wait until it has: exits 0 once the\n"
+	"                  file is live, 1 if the daemon refused it (its\n"
+	"                  FILE:LINE error printed, the policy in force\n"
+	"                  unchanged) or did not answer in time. systemctl\n"
+	"                  reload argguard runs it.\n";
+
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
@@ -190,6 +205,8 @@ static const struct command_help commands[] = {
 	{ "suggest",
 	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE] [--policy FILE]\n",
 	  suggest_description, suggest_options, NULL },
+	{ "reload", "    argguard reload --pid PID [--timeout SECONDS]\n", reload_description,
+	  reload_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 

@@ -348,6 +348,9 @@ void apply_status_parse(const char *text, struct apply_status *st)
 		} else if (!strncmp(field, "timestamp=", 10) && parse_number(field + 10, &v)) {
 			st->timestamp = v;
 			have_timestamp = true;
+		} else if (!strncmp(field, "reload_started=", 15) && parse_number(field + 15, &v) &&
+			   v > 0) {
+			st->reload_started_ns = (uint64_t)v;
 		}
 	}
 	st->has_result = st->known && have_success && have_timestamp;

@@ -33,6 +33,7 @@ struct apply_status {
 	bool has_result; /* it had success= and timestamp= (an older one has only the line) */
 	bool success; /* the file asked for is in force */
 	int64_t timestamp; /* when it ran, in seconds since the epoch */
+	uint64_t reload_started_ns; /* a reload's apply: when it began (CLOCK_MONOTONIC); else 0 */
 	char line
 		[APPLY_STATUS_LINE_MAX]; /* "last apply: TIME: MESSAGE", as argguard status prints it */
 	const char *message; /* points into line: MESSAGE, or the whole line */

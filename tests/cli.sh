@@ -249,6 +249,41 @@ check_policy_check_admin_slice() {
 	rm -rf "$dir"
 }
 
+# reload signals only argguard run: a bad or missing --pid is a usage error,
+# and a process that is not argguard is named and left alone (SIGHUP would
+# end a sleep).
+check_reload_errors() {
+	local victim
+	run reload
+	if [[ $rc == 2 && $err == *"reload needs --pid PID"* ]]; then
+		pass "reload with no --pid is a usage error, exit 2"
+	else
+		fail "reload with no --pid is a usage error, exit 2"
+	fi
+	run reload --pid 12x
+	if [[ $rc == 2 && $err == *"--pid takes a process id, not '12x'"* ]]; then
+		pass "reload --pid 12x names the bad value, exit 2"
+	else
+		fail "reload --pid 12x names the bad value, exit 2"
+	fi
+	run reload --pid 1 --timeout 0
+	if [[ $rc == 2 && $err == *"--timeout takes whole seconds from 1 to 3600, not '0'"* ]]; then
+		pass "reload --timeout 0 names the bad value, exit 2"
+	else
+		fail "reload --timeout 0 names the bad value, exit 2"
+	fi
+	sleep 30 &
+	victim=$!
+	run reload --pid "$victim" --timeout 1
+	if [[ $rc == 1 && $err == *"pid $victim is not argguard run"* ]] && kill -0 "$victim" 2>/dev/null; then
+		pass "reload --pid of a process that is not argguard refuses, signals nothing, exit 1"
+	else
+		fail "reload --pid of a process that is not argguard refuses, signals nothing, exit 1"
+	fi
+	kill "$victim" 2>/dev/null || true
+	wait "$victim" 2>/dev/null || true
+}
+
 main() {
 	local help cmd
 	local -a cmds
@@ -272,6 +307,7 @@ main() {
 	check_diff_errors
 	check_policy_check
 	check_policy_check_admin_slice
+	check_reload_errors
 
 	echo "1..$n"
 	echo "# $((n - failed)) passed, $failed failed"

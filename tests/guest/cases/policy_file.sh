@@ -139,7 +139,9 @@ test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
 	cp "$POLICY_FILE" "$PF_SITE"
 	pf_start
 	printf '[global]\nmode = enforce\nmax_argc = 3\n' >"$POLICY_FILE"
-	systemctl reload argguard.service
+	if systemctl reload argguard.service; then
+		fail "expected systemctl reload of a lockout file to fail"
+	fi
 	for ((i = 0; i < 100; i++)); do
 		daemon_said "argguard.conf:1: .global. max_argc = 3 with action deny" && break
 		sleep 0.1
@@ -158,6 +160,30 @@ test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
 	pf_wait_live "max_argc = 3" || fail "expected the daemon to apply a file with allow_lockout = yes"
 	daemon_said "accepted, as allow_lockout = yes says" ||
 		fail "expected the daemon to warn that it applied a lockout"
+}
+
+# systemctl reload runs argguard reload: it fails when the daemon refuses
+# the file, the error's FILE:LINE in the unit's journal, and the policy in
+# force stays; once the file applies, it returns with the file live.
+test_policy_file_reload_fails_when_the_file_is_refused() {
+	trap pf_put_site_back EXIT
+	local since
+	cp "$POLICY_FILE" "$PF_SITE"
+	pf_start
+	since=$(date '+%Y-%m-%d %H:%M:%S')
+	printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >"$POLICY_FILE"
+	if systemctl reload argguard.service; then
+		fail "expected systemctl reload of a file with an error to fail"
+	fi
+	journalctl -q -u argguard.service --since "$since" --no-pager |
+		grep -F "$POLICY_FILE:3: max_total_bytes = lots" ||
+		fail "expected the unit's journal to name $POLICY_FILE:3"
+	pf_unchanged "a refused reload"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 48K\n' >"$POLICY_FILE"
+	systemctl reload argguard.service
+	# No wait: the reload returned once the file was live.
+	[[ $'\n'$(argguard policy show)$'\n' == *$'\n'"max_total_bytes = 49152"$'\n'* ]] ||
+		fail "expected the file live when systemctl reload returned: $(argguard policy show)"
 }
 
 # Users and a group made for the admin tests, and removed again.
