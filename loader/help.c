@@ -23,7 +23,8 @@
  * The help text, in pieces: argguard --help prints them all, argguard CMD
  * --help the pieces of CMD ("policy" is check, apply and show together).
  * The man page, doc/argguard.8.scd, must name every command, option,
- * signal, file and exit status named here: tests/help-man-sync.sh checks.
+ * signal, file and exit status named here: tests/checks/help-man-sync.sh
+ * checks.
  */
 struct command_help {
 	const char *name; /* "run", "policy check", ... */

@@ -17,8 +17,10 @@
 # (tests/guest/nobpf, booted with an lsm= that leaves bpf out),
 # recovery-suite (tests/guest/recovery, booted with argguard.mode=audit),
 # reboot-suite (two boots of one disk: the first runs
-# tests/guest/reboot-prepare.sh, the second tests/guest/reboot), demo, boot
-# (just boot), bench-kernel or bench-exec (tests/bench/*-guest.sh).
+# tests/guest/reboot/prepare.sh, the second tests/guest/reboot/cases), demo
+# (tests/guest/demo), boot (tests/guest/boot: just boot), bench-kernel or
+# bench-exec (tests/bench/*-guest.sh). tests/guest/ goes into the guest
+# whole, with the bench scripts beside it.
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
@@ -71,11 +73,11 @@ parse_args() {
 		APPEND+=" argguard.mode=audit"
 		;;
 	reboot-suite)
-		JOB_CMD=reboot-job.sh
+		JOB_CMD=reboot/job.sh
 		BOOTS=2
 		;;
-	demo) JOB_CMD=demo.sh ;;
-	boot) JOB_CMD=boot.sh ;;
+	demo) JOB_CMD=demo/demo.sh ;;
+	boot) JOB_CMD=boot/boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
 	bench-exec) JOB_CMD=exec-guest.sh ;;
 	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, demo, boot, bench-kernel or bench-exec" ;;

@@ -178,6 +178,7 @@ test_policy_file_reload_fails_when_the_file_is_refused() {
 	journalctl -q -u argguard.service --since "$since" --no-pager |
 		grep -F "$POLICY_FILE:3: max_total_bytes = lots" ||
 		fail "expected the unit's journal to name $POLICY_FILE:3"
+	assert_eq active "$(systemctl is-active argguard.service)" "the daemon after a refused reload"
 	pf_unchanged "a refused reload"
 	printf '[global]\nmode = enforce\nmax_total_bytes = 48K\n' >"$POLICY_FILE"
 	systemctl reload argguard.service

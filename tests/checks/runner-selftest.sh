@@ -5,14 +5,14 @@
 # reports planted tests as it should: a test whose middle command fails is
 # "not ok" and names that command, each result says how long it took, a
 # skip is "ok ... # SKIP reason", and failures a test expects pass. Then
-# check tests/tap-summary.sh's rule for skips. Pure userspace; ctest runs it
-# as runner_selftest.
+# check tests/checks/tap-summary.sh's rule for skips. Pure userspace; ctest
+# runs it as runner_selftest.
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 GUEST=$ROOT/tests/guest
 WORK=
-FAILED=0
 
 # The planted cases. The line numbers in EXPECTED_TAP below count from here.
 PLANTED=$(
@@ -150,13 +150,13 @@ not ok 12 - l_failed_pipeline_is_named_whole
 REPORT
 )
 
-check() { # WHAT EXPECTED ACTUAL
+# same WHAT EXPECTED ACTUAL: one result, and where ACTUAL differs.
+same() {
 	if [[ $2 == "$3" ]]; then
-		echo "ok - $1"
+		pass "$1"
 	else
-		echo "not ok - $1"
-		diff -u <(printf '%s\n' "$2") <(printf '%s\n' "$3") | sed 's/^/#   /' || true
-		FAILED=$((FAILED + 1))
+		fail "$1"
+		diff -u <(printf '%s\n' "$2") <(printf '%s\n' "$3") | sed 's/^/  /' | diag || true
 	fi
 }
 
@@ -171,13 +171,13 @@ check_runner() {
 	local out rc=0
 	out=$(env -u ARGGUARD_TEST_FILTER "$WORK/guest/run-suite.sh" planted 2>&1) || rc=$?
 	out=$(sed -E 's/^# took [0-9]+\.[0-9]{3} s$/# took T s/' <<<"$out")
-	check "a test whose middle command fails, and whose last passes, is not ok" \
+	same "a test whose middle command fails, and whose last passes, is not ok" \
 		"not ok 1 - a_middle_command_fails" "$(grep -m 1 a_middle_command_fails <<<"$out")"
-	check "the runner's TAP report of the planted tests, line by line" "$EXPECTED_TAP" "$out"
-	check "the runner's exit status with tests failing" 1 "$rc"
+	same "the runner's TAP report of the planted tests, line by line" "$EXPECTED_TAP" "$out"
+	same "the runner's exit status with tests failing" 1 "$rc"
 	rc=0
 	out=$(ARGGUARD_TEST_FILTER='_(d|e|f)_' "$WORK/guest/run-suite.sh" planted 2>&1) || rc=$?
-	check "the runner's exit status with tests passing and skipping" 0 "$rc"
+	same "the runner's exit status with tests passing and skipping" 0 "$rc"
 }
 
 # summary ENV...: the last line and status of tap-summary.sh over a report
@@ -185,15 +185,15 @@ check_runner() {
 summary() {
 	local rc=0 out
 	printf 'TAP version 13\n1..2\nok 1 - a\nok 2 - b # SKIP no widget\n' >"$WORK/skip.tap"
-	out=$(env -u CI -u ARGGUARD_ALLOW_SKIP "$@" "$ROOT/tests/tap-summary.sh" "$WORK/skip.tap") ||
+	out=$(env -u CI -u ARGGUARD_ALLOW_SKIP "$@" "$ROOT/tests/checks/tap-summary.sh" "$WORK/skip.tap") ||
 		rc=$?
 	echo "$(tail -n 1 <<<"$out"); exit $rc"
 }
 
 check_summary() {
-	check "a skip outside CI" "1 passed, 0 failed, 1 skipped; exit 0" "$(summary)"
-	check "a skip in CI" "1 passed, 1 failed, 0 skipped; exit 1" "$(summary CI=true)"
-	check "a skip in CI with ARGGUARD_ALLOW_SKIP=1" "1 passed, 0 failed, 1 skipped; exit 0" \
+	same "a skip outside CI" "1 passed, 0 failed, 1 skipped; exit 0" "$(summary)"
+	same "a skip in CI" "1 passed, 1 failed, 0 skipped; exit 1" "$(summary CI=true)"
+	same "a skip in CI with ARGGUARD_ALLOW_SKIP=1" "1 passed, 0 failed, 1 skipped; exit 0" \
 		"$(summary CI=true ARGGUARD_ALLOW_SKIP=1)"
 }
 
@@ -201,10 +201,11 @@ main() {
 	GUEST=$(cd "${1:-$GUEST}" && pwd)
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/argguard-runner-selftest.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
+	tap_start
 	plant
 	check_runner
 	check_summary
-	((FAILED == 0))
+	tap_end
 }
 
 main "$@"

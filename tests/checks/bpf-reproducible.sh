@@ -7,24 +7,13 @@
 # it has no DWARF left, and keeps the BTF and .BTF.ext that CO-RE and the
 # verifier need, which bpftool still reads. Prints TAP.
 #
-# usage: tests/bpf-reproducible.sh ARGGUARD_BPF_OBJECT
+# usage: tests/checks/bpf-reproducible.sh ARGGUARD_BPF_OBJECT
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 READELF=${LLVM_READELF:-llvm-readelf}
-N=0 FAILED=0 TMP=
-
-check() {
-	local what=$1
-	shift
-	N=$((N + 1))
-	if "$@"; then
-		echo "ok $N - $what"
-	else
-		echo "not ok $N - $what"
-		FAILED=1
-	fi
-}
+TMP=
 
 # build_copy DIR: the object of a copy of the tree at DIR.
 build_copy() {
@@ -42,13 +31,13 @@ has_section() { sections "$2" | grep -qx -- "$1"; }
 btf_reads() { bpftool btf dump file "$1" >/dev/null; }
 
 main() {
-	local obj=${1:?usage: tests/bpf-reproducible.sh ARGGUARD_BPF_OBJECT} tmp
+	local obj=${1:?usage: tests/checks/bpf-reproducible.sh ARGGUARD_BPF_OBJECT} tmp
 	tmp=$(mktemp -d)
 	TMP=$tmp
 	trap 'rm -rf "$TMP"' EXIT
 	build_copy "$tmp/a/argguard"
 	build_copy "$tmp/a-much-longer-directory-name/src"
-	echo "1..6"
+	tap_start
 	check "two trees at different paths build the same object" \
 		cmp "$tmp/a/argguard/out/bpf/argguard.bpf.o" \
 		"$tmp/a-much-longer-directory-name/src/out/bpf/argguard.bpf.o"
@@ -57,7 +46,7 @@ main() {
 	check "the object keeps .BTF" has_section .BTF "$obj"
 	check "the object keeps .BTF.ext" has_section .BTF.ext "$obj"
 	check "bpftool reads the object's BTF" btf_reads "$obj"
-	return "$FAILED"
+	tap_end
 }
 
 main "$@"

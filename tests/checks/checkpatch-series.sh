@@ -12,9 +12,10 @@
 # included). Otherwise only scripts/ is unpacked from the tarball, into the
 # cache, and checkpatch runs with --no-tree.
 #
-# usage: tests/checkpatch-series.sh [VERSION...]   (default: 6.1 6.12)
+# usage: tests/checks/checkpatch-series.sh [VERSION...]   (default: 6.1 6.12)
 set -euo pipefail
-source "$(dirname "$0")/../vm/lib.sh"
+source "$(dirname "$0")/../../vm/lib.sh"
+source "$(dirname "$0")/tap.sh"
 
 # The reports allowed, each for a reason no patch can remove:
 # - FILE_PATH_CHANGES: checkpatch asks whether MAINTAINERS needs an update for
@@ -56,29 +57,26 @@ checkpatch() {
 }
 
 main() {
-	local version dir f out failed=0 n=0
+	local version dir f out
 	(($#)) || set -- 6.1 6.12
+	tap_start
 	for version in "$@"; do
 		dir=$ARGGUARD_ROOT/kernel-patches/$version
 		[[ -d $dir ]] || die "no series for version '$version' (kernel-patches/$version)"
 		if ! checkpatch_dir "$version" >/dev/null; then
-			echo "# no kernel tree or /usr/src/linux-source-$version.tar.xz: skipped"
+			diag "no kernel tree or /usr/src/linux-source-$version.tar.xz: skipped"
 			exit 77
 		fi
 		for f in "$dir"/*.patch; do
-			n=$((n + 1))
 			if out=$(checkpatch "$version" "$f" 2>&1); then
-				echo "ok $n - $version: checkpatch --strict: ${f##*/}"
+				pass "$version: checkpatch --strict: ${f##*/}"
 			else
-				sed 's/^/# /' <<<"$out"
-				echo "not ok $n - $version: checkpatch --strict: ${f##*/}"
-				failed=1
+				fail "$version: checkpatch --strict: ${f##*/}"
+				diag <<<"$out"
 			fi
 		done
 	done
-	echo "1..$n"
-	((n > 0)) || die "no patches found"
-	return "$failed"
+	tap_end
 }
 
 main "$@"

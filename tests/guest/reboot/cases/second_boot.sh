@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The second boot of one disk (tests/guest/reboot-prepare.sh ran on the
+# The second boot of one disk (tests/guest/reboot/prepare.sh ran on the
 # first): no pins survive a reboot, and the policy file names the cgroup of
 # a unit that had not started when argguard applied it.
 

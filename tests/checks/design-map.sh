@@ -6,33 +6,30 @@
 # that names fewer than MIN_PATHS paths fails too, so that losing the
 # markers cannot pass for a clean map.
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
 MIN_PATHS=20
 
 main() {
-	local design=${1:?usage: $0 DESIGN_MD} root n=0 failed=0 path
+	local design=${1:?usage: $0 DESIGN_MD} root path
 	local -a paths
 	root=$(cd "$(dirname "$design")/.." && pwd)
 	mapfile -t paths < <(sed -n '/<!-- design-map: begin -->/,/<!-- design-map: end -->/p' "$design" |
 		grep -o '`[^`]*/[^`]*`' | tr -d '`' | sort -u)
+	tap_start
 	for path in "${paths[@]}"; do
-		n=$((n + 1))
 		if [[ -e $root/$path ]]; then
-			echo "ok $n - $path exists"
+			pass "$path exists"
 		else
-			failed=$((failed + 1))
-			echo "not ok $n - $path, which design.md names, does not exist"
+			fail "$path, which design.md names, does not exist"
 		fi
 	done
-	n=$((n + 1))
 	if ((${#paths[@]} >= MIN_PATHS)); then
-		echo "ok $n - the map names ${#paths[@]} paths"
+		pass "the map names ${#paths[@]} paths"
 	else
-		failed=$((failed + 1))
-		echo "not ok $n - the map names ${#paths[@]} paths, fewer than $MIN_PATHS: are its markers gone?"
+		fail "the map names ${#paths[@]} paths, fewer than $MIN_PATHS: are its markers gone?"
 	fi
-	echo "1..$n"
-	((failed == 0))
+	tap_end
 }
 
 main "$@"

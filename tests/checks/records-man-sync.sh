@@ -18,23 +18,7 @@
 #   entry there;
 # - and each entry names a field that the writers write, under its section.
 set -euo pipefail
-
-n=0 failed=0
-
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-fail() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-
-# check DESCRIPTION COMMAND...: one TAP line, ok if COMMAND succeeds.
-check() {
-	if "${@:2}"; then pass "$1"; else fail "$1"; fi
-}
+source "$(dirname "$0")/tap.sh"
 
 # section PAGE TITLE: the lines of the section "# TITLE", up to the next.
 section() {
@@ -71,10 +55,10 @@ expect_some() {
 }
 
 main() {
-	local print=${1:?usage: tests/records-man-sync.sh PRINT_RECORDS PAGE} page=${2:?} json
+	local print=${1:?usage: tests/checks/records-man-sync.sh PRINT_RECORDS PAGE} page=${2:?} json
 	local exec_fields summary_fields nested journal audit name field text
 	local exec_entries summary_entries journal_entries audit_entries audit_text
-	echo "TAP version 13"
+	tap_start
 	json=$("$print" json)
 	exec_fields=$(jq -r 'select(.verdict != "summary") | keys_unsorted[]' <<<"$json" | sort -u)
 	summary_fields=$(jq -r 'select(.verdict == "summary") | keys_unsorted[]' <<<"$json" | sort -u)
@@ -142,10 +126,7 @@ main() {
 		check "the audit message has the field $name that argguard-records(5) defines" \
 			has "$name" "$audit"
 	done
-
-	echo "1..$n"
-	echo "# $((n - failed)) passed, $failed failed"
-	((failed == 0))
+	tap_end
 }
 
 main "$@"

@@ -11,19 +11,10 @@
 # on past its line (an inline code span left open, a trailing backslash)
 # fails too: keep each on one line, so that this check can read it.
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
 REQUIRED=(_SYSTEMD_UNIT=argguard.service _UID=0)
-n=0 failed=0 queries=0
-
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-fail() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
+queries=0
 
 # check_line WHERE LINE: each journalctl query on LINE.
 check_line() {
@@ -66,6 +57,7 @@ main() {
 		echo "usage: journal-queries.sh FILE..." >&2
 		exit 2
 	}
+	tap_start
 	for f in "$@"; do
 		i=0
 		while IFS= read -r line || [[ -n $line ]]; do
@@ -79,8 +71,7 @@ main() {
 	else
 		fail "found no journalctl query for ARGGUARD_ fields: has the documentation's layout changed?"
 	fi
-	echo "1..$n"
-	((failed == 0))
+	tap_end
 }
 
 main "$@"

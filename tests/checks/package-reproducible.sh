@@ -6,29 +6,30 @@
 # in another directory of the chroot), gives a .deb byte for byte equal to
 # DEB, the build's own. Where they differ, diffoscope says where. Prints TAP.
 #
-# usage: tests/package-reproducible.sh DEB WORK
+# usage: tests/checks/package-reproducible.sh DEB WORK
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 main() {
-	local deb=${1:?usage: tests/package-reproducible.sh DEB WORK} work=${2:?usage: tests/package-reproducible.sh DEB WORK}
+	local deb=${1:?usage: tests/checks/package-reproducible.sh DEB WORK} work=${2:?usage: tests/checks/package-reproducible.sh DEB WORK}
 	local copy=$work/elsewhere/argguard-tree again=$work/reproducible-check.deb
 	rm -rf "$work"
 	mkdir -p "$copy"
 	rsync -a --exclude='/build*' --exclude=/.git "$ROOT/" "$copy/"
 	"$copy/debian/build-deb.sh" "$work/a-second-build-directory" "$again"
-	echo "1..1"
+	tap_start
 	if cmp "$deb" "$again"; then
-		echo "ok 1 - a second build, of a copy at another path, gives the same .deb"
+		pass "a second build, of a copy at another path, gives the same .deb"
 		rm -rf "$work"
-		return 0
+	else
+		fail "a second build, of a copy at another path, gives the same .deb"
+		if command -v diffoscope >/dev/null; then
+			diffoscope --text - "$deb" "$again" | head -n 200 | diag || true
+		fi
 	fi
-	echo "not ok 1 - a second build, of a copy at another path, gives another .deb"
-	if command -v diffoscope >/dev/null; then
-		diffoscope --text - "$deb" "$again" | head -n 200 || true
-	fi
-	return 1
+	tap_end
 }
 
 main "$@"

@@ -14,29 +14,7 @@
 # (tests/unit/metrics_exposition.c). Both files cover denials, drops, a
 # hook detached, the policy state, drift and a stale textfile.
 set -euo pipefail
-
-n=0 failed=0
-
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-fail() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
-
-# check WHAT CMD...: one test point, CMD's success.
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		pass "$what"
-	else
-		fail "$what"
-	fi
-}
+source "$(dirname "$0")/tap.sh"
 
 # What node_exporter's textfile collector exports about the files it reads,
 # and the labels each has.
@@ -194,16 +172,14 @@ check_rules() {
 }
 
 main() {
-	local dash=${1:?usage: tests/monitoring-check.sh DASHBOARD RULES EXPOSITION}
+	local dash=${1:?usage: tests/checks/monitoring-check.sh DASHBOARD RULES EXPOSITION}
 	local rules=${2:?} exposition=${3:?}
-	echo "TAP version 13"
+	tap_start
 	EXPOSITION=$("$exposition")
 	check "the exposition names argguard's metrics" test "$(argguard_metrics | wc -l)" -ge 8
 	check_dashboard "$dash"
 	check_rules "$rules"
-	echo "1..$n"
-	echo "# $((n - failed)) passed, $failed failed"
-	((failed == 0))
+	tap_end
 }
 
 main "$@"

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 main() {
-	cd "$(dirname "$0")/.."
+	cd "$(dirname "$0")/../.."
 	git ls-files --cached --others --exclude-standard -- '*.c' '*.h' |
 		grep -v -e '^kernel-patches/' -e '^bpf/vmlinux/' | xargs -r clang-format --dry-run -Werror
 }

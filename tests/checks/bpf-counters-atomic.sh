@@ -11,8 +11,9 @@
 # lost count: the window is three instructions, and QEMU's TCG takes an
 # interrupt only between blocks of translated code. Prints TAP.
 #
-# usage: tests/bpf-counters-atomic.sh ARGGUARD_BPF_OBJECT
+# usage: tests/checks/bpf-counters-atomic.sh ARGGUARD_BPF_OBJECT
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
 OBJDUMP=${LLVM_OBJDUMP:-llvm-objdump}
 
@@ -51,28 +52,28 @@ increments() {
 
 main() {
 	local object=${1:?usage: $0 ARGGUARD_BPF_OBJECT} results n bad counters drops
-	[[ -f $object ]] || {
-		echo "not ok 1 - no BPF object at $object"
-		exit 1
-	}
+	tap_start
+	if [[ ! -f $object ]]; then
+		fail "no BPF object at $object"
+		tap_end || return
+	fi
 	results=$(increments "$object")
 	n=$(grep -c . <<<"$results" || true)
 	bad=$(grep -c '^bad ' <<<"$results" || true)
 	counters=$(grep -c ' argguard_counters' <<<"$results" || true)
 	drops=$(grep -c ' argguard_drops' <<<"$results" || true)
-	echo "1..2"
 	if ((counters > 0 && drops > 0)); then
-		echo "ok 1 - increments found: $counters of counters, $drops of drops"
+		pass "increments found: $counters of counters, $drops of drops"
 	else
-		echo "not ok 1 - expected increments of both maps, found $counters of counters, $drops of drops"
+		fail "expected increments of both maps, found $counters of counters, $drops of drops"
 	fi
 	if ((bad == 0 && n > 0)); then
-		echo "ok 2 - each of the $n is one atomic add"
+		pass "each of the $n is one atomic add"
 	else
-		echo "not ok 2 - $bad of $n increments are not one atomic add:"
-		grep '^bad ' <<<"$results" | sed 's/^/# /'
+		fail "$bad of $n increments are not one atomic add:"
+		grep '^bad ' <<<"$results" | diag
 	fi
-	((counters > 0 && drops > 0 && bad == 0))
+	tap_end
 }
 
 main "$@"

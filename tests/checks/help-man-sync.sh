@@ -16,18 +16,7 @@
 # entries, the pages are read as text: scdoc's *bold*, _underline_ and \
 # escapes removed and the lines joined, so a phrase may wrap.
 set -euo pipefail
-
-n=0 failed=0
-
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-fail() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-}
+source "$(dirname "$0")/tap.sh"
 
 # The text of an scdoc source, formatting removed, on one line.
 page_text() {
@@ -151,17 +140,14 @@ check_argguard_conf_5() {
 }
 
 main() {
-	local argguard=${1:?usage: tests/help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H}
+	local argguard=${1:?usage: tests/checks/help-man-sync.sh ARGGUARD DOC_DIR LOADER_DIR ARGGUARD_H}
 	local doc=${2:?} loader=${3:?} argguard_h=${4:?} help
-	echo "TAP version 13"
+	tap_start
 	help=$("$argguard" --help)
 
 	check_argguard_8 "$help" "$doc/argguard.8.scd"
 	check_argguard_conf_5 "$help" "$doc/argguard.conf.5.scd" "$loader" "$argguard_h"
-
-	echo "1..$n"
-	echo "# $((n - failed)) passed, $failed failed"
-	((failed == 0))
+	tap_end
 }
 
 main "$@"

@@ -9,9 +9,9 @@
 # naming FILE:LINE, nonzero exit.
 # ARGGUARD is build/argguard or, without a kernel, build/tests/argguard_cli.
 set -euo pipefail
+source "$(dirname "$0")/tap.sh"
 
 ARGGUARD=
-n=0 failed=0
 out='' err='' rc=0
 
 # run ARGS...: sets out, err and rc.
@@ -24,17 +24,12 @@ run() {
 	rm -f "$o" "$e"
 }
 
-pass() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-fail() {
-	n=$((n + 1)) failed=$((failed + 1))
-	echo "not ok $n - $1"
-	echo "#   exit status $rc; stdout, then stderr (their first lines):"
-	head -n 5 <<<"$out" | sed 's/^/#   | /'
-	head -n 5 <<<"$err" | sed 's/^/#   ! /'
+# fail_run WHAT: a failed result, with what the last run printed.
+fail_run() {
+	fail "$1"
+	diag "  exit status $rc; stdout, then stderr (their first lines):"
+	head -n 5 <<<"$out" | sed 's/^/  | /' | diag
+	head -n 5 <<<"$err" | sed 's/^/  ! /' | diag
 }
 
 # The lines under SYNOPSIS in the help $1.
@@ -62,7 +57,7 @@ check_version() {
 		if [[ $rc == 0 && $out =~ ^argguard\ [0-9]+\.[0-9]+\.[0-9]+$ && -z $err ]]; then
 			pass "argguard $v prints the name and version and exits 0"
 		else
-			fail "argguard $v prints the name and version and exits 0"
+			fail_run "argguard $v prints the name and version and exits 0"
 		fi
 	done
 }
@@ -74,7 +69,7 @@ check_help() {
 		if [[ $rc == 0 && $out == NAME* && $out == *SYNOPSIS* && -z $err ]]; then
 			pass "argguard $h prints the manual on stdout and exits 0"
 		else
-			fail "argguard $h prints the manual on stdout and exits 0"
+			fail_run "argguard $h prints the manual on stdout and exits 0"
 		fi
 	done
 }
@@ -92,19 +87,19 @@ check_command_help() {
 			-z $err ]]; then
 			pass "argguard $cmd $h prints its synopsis from --help on stdout and exits 0"
 		else
-			fail "argguard $cmd $h prints its synopsis from --help on stdout and exits 0"
+			fail_run "argguard $cmd $h prints its synopsis from --help on stdout and exits 0"
 		fi
 	done
 	if [[ $(synopsis "$out") == "$synopsis" ]]; then
 		pass "argguard $cmd --help shows no other command's synopsis"
 	else
-		fail "argguard $cmd --help shows no other command's synopsis"
+		fail_run "argguard $cmd --help shows no other command's synopsis"
 	fi
 	run help "${words[@]}"
 	if [[ $rc == 0 && $out == SYNOPSIS* && $out == *"$synopsis"* ]]; then
 		pass "argguard help $cmd prints the help of $cmd"
 	else
-		fail "argguard help $cmd prints the help of $cmd"
+		fail_run "argguard help $cmd prints the help of $cmd"
 	fi
 }
 
@@ -115,7 +110,7 @@ check_usage_errors() {
 		$(wc -l <<<"$err") -lt 20 ]]; then
 		pass "argguard with no arguments prints the synopsis alone on stderr and exits 2"
 	else
-		fail "argguard with no arguments prints the synopsis alone on stderr and exits 2"
+		fail_run "argguard with no arguments prints the synopsis alone on stderr and exits 2"
 	fi
 	for args in frobnicate "help frobnicate"; do
 		# shellcheck disable=SC2086 # two words for "help frobnicate"
@@ -124,7 +119,7 @@ check_usage_errors() {
 			$err == *usage:* ]]; then
 			pass "argguard $args names the command, prints the synopsis on stderr, exits 2"
 		else
-			fail "argguard $args names the command, prints the synopsis on stderr, exits 2"
+			fail_run "argguard $args names the command, prints the synopsis on stderr, exits 2"
 		fi
 	done
 }
@@ -140,13 +135,13 @@ check_diff_errors() {
 	if [[ $rc == 2 && -z $out && $err == *"$dir/bad.conf:3: max_total_bytes = lots: expected"* ]]; then
 		pass "policy show --diff FILE with an error names FILE:LINE and exits 2"
 	else
-		fail "policy show --diff FILE with an error names FILE:LINE and exits 2"
+		fail_run "policy show --diff FILE with an error names FILE:LINE and exits 2"
 	fi
 	run policy show --diff "$dir/none.conf"
 	if [[ $rc == 2 && -z $out && $err == *"$dir/none.conf: No such file or directory"* ]]; then
 		pass "policy show --diff with no such FILE names it and exits 2"
 	else
-		fail "policy show --diff with no such FILE names it and exits 2"
+		fail_run "policy show --diff with no such FILE names it and exits 2"
 	fi
 	if [[ ! -e /sys/fs/bpf/argguard ]]; then
 		printf '[global]\nmode = enforce\n' >"$dir/good.conf"
@@ -154,14 +149,14 @@ check_diff_errors() {
 		if [[ $rc == 2 && -z $out && $err == *"is argguard loaded?"* ]]; then
 			pass "policy show --diff with no live policy exits 2, not 0 or 1"
 		else
-			fail "policy show --diff with no live policy exits 2, not 0 or 1"
+			fail_run "policy show --diff with no live policy exits 2, not 0 or 1"
 		fi
 	fi
 	run policy show --diff "$dir/good.conf" extra
 	if [[ $rc == 2 && $err == *"usage: "*"show [--diff [FILE]]"* ]]; then
 		pass "policy show --diff with two files is a usage error, exit 2"
 	else
-		fail "policy show --diff with two files is a usage error, exit 2"
+		fail_run "policy show --diff with two files is a usage error, exit 2"
 	fi
 	rm -rf "$dir"
 }
@@ -178,14 +173,14 @@ check_policy_check() {
 		$(wc -l <<<"$err") == 1 ]]; then
 		pass "policy check FILE with errors names the first one's FILE:LINE, once, and exits 1"
 	else
-		fail "policy check FILE with errors names the first one's FILE:LINE, once, and exits 1"
+		fail_run "policy check FILE with errors names the first one's FILE:LINE, once, and exits 1"
 	fi
 	run policy check "$dir/none.conf"
 	if [[ $rc == 1 && -z $out &&
 		$err == "argguard: failed to open $dir/none.conf: No such file or directory" ]]; then
 		pass "policy check with no such FILE names it and exits 1"
 	else
-		fail "policy check with no such FILE names it and exits 1"
+		fail_run "policy check with no such FILE names it and exits 1"
 	fi
 	printf '[global]\nmode = enforce\nmax_argc = 3\n' >"$dir/lockout.conf"
 	run policy check "$dir/lockout.conf"
@@ -194,27 +189,27 @@ check_policy_check() {
 		$(wc -l <<<"$err") == 1 ]]; then
 		pass "policy check of a lockout names the rule, once, refuses it and exits 1"
 	else
-		fail "policy check of a lockout names the rule, once, refuses it and exits 1"
+		fail_run "policy check of a lockout names the rule, once, refuses it and exits 1"
 	fi
 	run policy check --force "$dir/lockout.conf"
 	if [[ $rc == 0 && $out == "$dir/lockout.conf: valid" &&
 		$err == "argguard: warning: $dir/lockout.conf:1: [global] max_argc = 3 "*"; accepted, as --force says" ]]; then
 		pass "policy check --force of a lockout warns, naming the rule, and passes"
 	else
-		fail "policy check --force of a lockout warns, naming the rule, and passes"
+		fail_run "policy check --force of a lockout warns, naming the rule, and passes"
 	fi
 	printf '[global]\nmode = enforce\nmax_total_bytes = 1M\n' >"$dir/good.conf"
 	run policy check "$dir/good.conf"
 	if [[ $rc == 0 && $out == "$dir/good.conf: valid" && -z $err ]]; then
 		pass "policy check of a valid FILE says so on stdout alone and exits 0"
 	else
-		fail "policy check of a valid FILE says so on stdout alone and exits 0"
+		fail_run "policy check of a valid FILE says so on stdout alone and exits 0"
 	fi
 	run policy check
 	if [[ $rc == 2 && -z $out && $err == *"usage: argguard policy check [--force] FILE"* ]]; then
 		pass "policy check with no FILE is a usage error, exit 2"
 	else
-		fail "policy check with no FILE is a usage error, exit 2"
+		fail_run "policy check with no FILE is a usage error, exit 2"
 	fi
 	rm -rf "$dir"
 }
@@ -226,8 +221,8 @@ check_policy_check_admin_slice() {
 	read -r user uid gid < <(getent passwd | awk -F: '$3 != 0 && $4 != 0 { print $1, $3, $4; exit }')
 	group=$(getent group "$gid" | cut -d: -f1)
 	if [[ -z $group ]]; then
-		n=$((n + 1))
-		echo "ok $n # SKIP no user whose primary group is not root's"
+		skip "policy check of a pattern below an admin's slice" \
+			"no user whose primary group is not root's"
 		return
 	fi
 	dir=$(mktemp -d)
@@ -238,13 +233,13 @@ check_policy_check_admin_slice() {
 		$err == "argguard: $dir/slice.conf:4: [cgroup /user.slice/user-$uid.slice/*] max_total_bytes = 1024 "*"$user (uid $uid) is in group $group"*" in /user.slice/user-$uid.slice/session-"*"; refused: "* ]]; then
 		pass "policy check of a pattern below an admin's slice names the admin and session, refuses it"
 	else
-		fail "policy check of a pattern below an admin's slice names the admin and session, refuses it"
+		fail_run "policy check of a pattern below an admin's slice names the admin and session, refuses it"
 	fi
 	run policy check --force "$dir/slice.conf"
 	if [[ $rc == 0 && $out == "$dir/slice.conf: valid" && $err == *"accepted, as --force says" ]]; then
 		pass "policy check --force of a pattern below an admin's slice passes"
 	else
-		fail "policy check --force of a pattern below an admin's slice passes"
+		fail_run "policy check --force of a pattern below an admin's slice passes"
 	fi
 	rm -rf "$dir"
 }
@@ -258,19 +253,19 @@ check_reload_errors() {
 	if [[ $rc == 2 && $err == *"reload needs --pid PID"* ]]; then
 		pass "reload with no --pid is a usage error, exit 2"
 	else
-		fail "reload with no --pid is a usage error, exit 2"
+		fail_run "reload with no --pid is a usage error, exit 2"
 	fi
 	run reload --pid 12x
 	if [[ $rc == 2 && $err == *"--pid takes a process id, not '12x'"* ]]; then
 		pass "reload --pid 12x names the bad value, exit 2"
 	else
-		fail "reload --pid 12x names the bad value, exit 2"
+		fail_run "reload --pid 12x names the bad value, exit 2"
 	fi
 	run reload --pid 1 --timeout 0
 	if [[ $rc == 2 && $err == *"--timeout takes whole seconds from 1 to 3600, not '0'"* ]]; then
 		pass "reload --timeout 0 names the bad value, exit 2"
 	else
-		fail "reload --timeout 0 names the bad value, exit 2"
+		fail_run "reload --timeout 0 names the bad value, exit 2"
 	fi
 	sleep 30 &
 	victim=$!
@@ -278,7 +273,7 @@ check_reload_errors() {
 	if [[ $rc == 1 && $err == *"pid $victim is not argguard run"* ]] && kill -0 "$victim" 2>/dev/null; then
 		pass "reload --pid of a process that is not argguard refuses, signals nothing, exit 1"
 	else
-		fail "reload --pid of a process that is not argguard refuses, signals nothing, exit 1"
+		fail_run "reload --pid of a process that is not argguard refuses, signals nothing, exit 1"
 	fi
 	kill "$victim" 2>/dev/null || true
 	wait "$victim" 2>/dev/null || true
@@ -287,8 +282,8 @@ check_reload_errors() {
 main() {
 	local help cmd
 	local -a cmds
-	ARGGUARD=${1:?usage: tests/cli.sh ARGGUARD}
-	echo "TAP version 13"
+	ARGGUARD=${1:?usage: tests/checks/cli.sh ARGGUARD}
+	tap_start
 
 	check_version
 	check_help
@@ -298,7 +293,7 @@ main() {
 	if ((${#cmds[@]} >= 6)); then
 		pass "--help's SYNOPSIS lists the commands: ${cmds[*]}"
 	else
-		fail "--help's SYNOPSIS lists the commands (found: ${cmds[*]})"
+		fail_run "--help's SYNOPSIS lists the commands (found: ${cmds[*]})"
 	fi
 	for cmd in "${cmds[@]}" policy; do
 		check_command_help "$help" "$cmd"
@@ -308,10 +303,7 @@ main() {
 	check_policy_check
 	check_policy_check_admin_slice
 	check_reload_errors
-
-	echo "1..$n"
-	echo "# $((n - failed)) passed, $failed failed"
-	((failed == 0))
+	tap_end
 }
 
 main "$@"

@@ -13,7 +13,7 @@ SUITE="exec"
 SERIES_CASES=(exec_test_bprm_max_ptrs exec_test_bprm_arg_limit_cap exec_test_exec_arg_max_valid)
 
 main() {
-	local kernel=${1:?usage: tests/kunit.sh KERNEL_DIR OUT_DIR} out=${2:?usage: tests/kunit.sh KERNEL_DIR OUT_DIR}
+	local kernel=${1:?usage: tests/checks/kunit.sh KERNEL_DIR OUT_DIR} out=${2:?usage: tests/checks/kunit.sh KERNEL_DIR OUT_DIR}
 	local build=$out/build rc=0 c summary
 	[[ -f $kernel/kunit/tools/testing/kunit/kunit.py ]] ||
 		{ echo "kunit.sh: $kernel has no kunit.py: not a kernel with the exec KUnit suite" >&2; return 1; }

@@ -9,7 +9,7 @@
 # tests/cppcheck/suppressions.txt.
 set -euo pipefail
 
-ROOT=$(realpath "$(dirname "$0")/..")
+ROOT=$(realpath "$(dirname "$0")/../..")
 FILES=() # set by main(), in ROOT
 
 need() {

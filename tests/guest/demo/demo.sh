@@ -5,7 +5,7 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
-source "$HERE/lib.sh"
+source "$HERE/../lib.sh"
 
 say() { printf '\n== %s\n' "$*"; }
 

@@ -10,7 +10,7 @@ main() {
 	local out=$build/vm-$name
 	# Under ctest's 1,800 s: the two patched suites, side by side on CI's
 	# two cores, took 956 and 964 s of run.sh's default 1,200 (stop 37).
-	"$(dirname "$0")/../vm/run.sh" --kernel "$kernel" --build "$build" --job "$job" \
+	"$(dirname "$0")/../../vm/run.sh" --kernel "$kernel" --build "$build" --job "$job" \
 		--timeout 1700 --out "$out" >"$out.tap" || rc=$?
 	cat "$out.tap"
 	"$(dirname "$0")/tap-summary.sh" "$out.tap" || rc=1
