@@ -160,6 +160,19 @@ int pin_dir_remove(void)
 	return err;
 }
 
+/* Whether another process holds the run lock: an argguard run is live. */
+static bool run_lock_held(void)
+{
+	int fd = open(ARGGUARD_RUN_LOCK, O_RDONLY | O_CLOEXEC);
+	bool held;
+
+	if (fd < 0)
+		return false;
+	held = flock(fd, LOCK_EX | LOCK_NB) != 0;
+	close(fd);
+	return held;
+}
+
 int pin_dir_unload(void)
 {
 	if (run_lock_held()) {
@@ -195,18 +208,6 @@ int run_lock_take(void)
 	if (ftruncate(fd, 0) == 0)
 		dprintf(fd, "%d\n", getpid());
 	return fd; /* left open: the lock goes with the process */
-}
-
-bool run_lock_held(void)
-{
-	int fd = open(ARGGUARD_RUN_LOCK, O_RDONLY | O_CLOEXEC);
-	bool held;
-
-	if (fd < 0)
-		return false;
-	held = flock(fd, LOCK_EX | LOCK_NB) != 0;
-	close(fd);
-	return held;
 }
 
 /* What a pinned link runs, and which build loaded it. */
@@ -255,8 +256,12 @@ out:
 	return err;
 }
 
-int pinned_prog_open_map(const struct pinned_prog *progs, unsigned int n, const char *name,
-			 __u32 value_size, struct bpf_map_info *info)
+/*
+ * The map named name that one of the n programs uses, opened, with its
+ * info; -ENOENT if none of them has one that holds at least value_size bytes.
+ */
+static int pinned_prog_open_map(const struct pinned_prog *progs, unsigned int n, const char *name,
+				__u32 value_size, struct bpf_map_info *info)
 {
 	__u32 len;
 	int fd;

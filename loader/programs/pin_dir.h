@@ -61,9 +61,6 @@ int pin_dir_unload(void);
  */
 int run_lock_take(void);
 
-/* Whether another process holds the run lock: an argguard run is live. */
-bool run_lock_held(void);
-
 /*
  * What a pinned link runs, and which build loaded it: the program behind
  * the link, its load's BTF object and maps, and the build id and kernel
@@ -87,13 +84,6 @@ int prog_tag(int fd, __u8 tag[BPF_TAG_SIZE]);
 
 /* The program behind the link pinned at pin, into *pp. 0, or -errno (-ENOENT: none). */
 int pinned_prog_read(enum pin pin, struct pinned_prog *pp);
-
-/*
- * The map named name that one of the n programs uses, opened, with its
- * info; -ENOENT if none of them has one that holds at least value_size bytes.
- */
-int pinned_prog_open_map(const struct pinned_prog *progs, unsigned int n, const char *name,
-			 __u32 value_size, struct bpf_map_info *info);
 
 /*
  * Whether the bprm_check link pinned now runs a program this very build

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 void json_writer_init(struct json_writer *w, bool fields)
 {
 	*w = (struct json_writer){ .fields = fields };
@@ -226,6 +224,14 @@ void json_string(struct json_writer *w, const char *key, const char *s, size_t l
 	end_value(w);
 }
 
+void json_str(struct json_writer *w, const char *key, const char *s)
+{
+	if (s)
+		json_string(w, key, s, strlen(s));
+	else
+		json_null(w, key);
+}
+
 void json_hex(struct json_writer *w, const char *key, const void *bytes, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -290,14 +296,6 @@ void json_literal(struct json_writer *w, const char *key, const char *text, size
 	scalar(w, key, text, len);
 }
 
-void json_fixed3(struct json_writer *w, const char *key, double v)
-{
-	char text[32];
-	int n = snprintf(text, sizeof(text), "%.3f", v);
-
-	scalar(w, key, text, n > 0 && (size_t)n < sizeof(text) ? (size_t)n : 0);
-}
-
 void json_field(struct json_writer *w, const char *name, const char *text)
 {
 	json_field2(w, name, "", text);
@@ -312,16 +310,16 @@ void json_field2(struct json_writer *w, const char *name, const char *prefix, co
 	put(w, "", 1);
 }
 
-int json_print_object(FILE *out, struct json_object *obj)
+int json_writer_print(struct json_writer *w, FILE *out)
 {
-	const char *text;
+	size_t len;
+	char *text;
 
-	if (!obj)
+	put_char(w, '\n');
+	text = json_writer_finish(w, &len);
+	if (!text)
 		return -ENOMEM;
-	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		fprintf(out, "%s\n", text);
-	json_object_put(obj);
-	return text ? 0 : -ENOMEM;
+	fwrite(text, 1, len, out);
+	free(text);
+	return 0;
 }

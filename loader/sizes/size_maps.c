@@ -55,8 +55,12 @@ static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *
 	return 0;
 }
 
-int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd, const struct policy *live,
-		    const char *cgroup_root, struct size_data *d)
+/*
+ * The maps into d, and which scope each slot stands for from live (read by
+ * policy_maps_read()); cgroup_sizes_fd < 0: none.
+ */
+static int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd,
+			   const struct policy *live, const char *cgroup_root, struct size_data *d)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct argguard_largest *top = NULL;

@@ -7,19 +7,11 @@
 #include "size_data.h"
 
 /*
- * Read the "sizes", "largest" and "cgroup_sizes" (if cgroup_sizes_fd >= 0)
- * maps into d, and which scope each slot stands for from the live policy
- * live (read by policy_maps_read()); the largest execs' cgroups, and the
- * cgroups patterns judged, are named as cgroup_root has them now. Returns
- * 0 or a negative errno; free d with size_data_free() either way.
- */
-int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd, const struct policy *live,
-		    const char *cgroup_root, struct size_data *d);
-
-/*
- * The live policy from maps into live, then the distributions into d as
- * sizes_maps_read() reads them. Returns 0, or a negative errno with live
- * empty.
+ * The live policy from maps into live, then the "sizes", "largest" and
+ * "cgroup_sizes" maps into d, summed over CPUs, with which scope each slot
+ * stands for; the largest execs' cgroups, and the cgroups patterns judged,
+ * are named as cgroup_root has them now. Returns 0 (free d with
+ * size_data_free()), or a negative errno with live and d empty.
  */
 int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root,
 			 struct policy *live, struct size_data *d);

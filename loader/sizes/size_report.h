@@ -12,9 +12,6 @@
 #include "policy.h"
 #include "size_data.h"
 
-/* Bytes as argguard.conf(5) writes them where exact ("4K", "1M"), else digits. */
-void size_format(char *buf, size_t len, uint64_t v, bool bytes);
-
 /*
  * Print d. Each limit is judged from policy's rule for the slot's scope
  * (policy: the live one, or a file's); policy_name says which. json: one
