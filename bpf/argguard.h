@@ -389,7 +389,7 @@ struct argguard_event {
 
 /*
  * The size distributions of the execs each rule judged (the "sizes" map):
- * for each metric, a log2 histogram (bpf/sizes.h), the largest value and
+ * for each metric, a log2 histogram (bpf/size_bucket.h), the largest value and
  * the sum, per CPU. Slot 0 is never counted; global and setuid have fixed
  * slots; each uid and cgroup rule takes one of the rest while it has a
  * rule, and the rules past them share the last.

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A cgroup path against a cgroup rule's pattern, one step at a time: the
- * cgroup_mkdir program takes the steps in bpf_loop(), the loader in a plain
- * loop (cgroup_pattern.c). Both strings are NUL-terminated within
+ * cgroup_mkdir program (cgroup_index.bpf.c) takes the steps in bpf_loop(),
+ * the loader in a plain loop (cgroup_pattern.c). Both strings are NUL-terminated within
  * ARGGUARD_CGROUP_PATH_LEN bytes; every index is masked to stay inside them.
  *
  * In a pattern, '*' matches any run of bytes but '/', within one path

@@ -3,16 +3,20 @@
  * The verdict on one exec under one rule: which limit its sizes cross
  * first (the rule's limits, then its would-deny tier), what the rule's
  * action makes of that, and the errno of a denial. Pure, with no helper
- * and no map: the BPF program (argguard.bpf.c) judges with it, and the host
+ * and no map: the BPF program (exec.bpf.c) judges with it, and the host
  * test tests/unit/test_verdict.c checks every branch of the very same code.
  * The includer brings the kernel types and the errnos of
- * ARGGUARD_DENY_ERRNOS first: vmlinux.h and the program's own enum of
+ * ARGGUARD_DENY_ERRNOS first: prog.h, with vmlinux.h and its enum of
  * them, or <linux/types.h>, <stdbool.h> and <errno.h>.
  */
 #ifndef ARGGUARD_VERDICT_H
 #define ARGGUARD_VERDICT_H
 
 #include "argguard.h"
+
+#ifndef __maybe_unused /* the host's build */
+#define __maybe_unused __attribute__((__unused__))
+#endif
 
 /* What an exec copied, as the program reads it (kernel-patches/ or derived). */
 struct exec_sizes {
@@ -86,7 +90,8 @@ static __u32 verdict_for(__u32 action, bool over)
 }
 
 /* The rule's limits first; within them, its would-deny tier. */
-static void judge(const struct argguard_rule *rule, const struct exec_sizes *sz, struct decision *d)
+static __maybe_unused void judge(const struct argguard_rule *rule, const struct exec_sizes *sz,
+				 struct decision *d)
 {
 	d->limit_kind = crossed_limit(rule->max_argv_bytes, rule->max_envp_bytes,
 				      rule->max_total_bytes, rule->max_argc, rule->max_envc,

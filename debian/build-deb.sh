@@ -18,7 +18,7 @@ set -euo pipefail
 
 # copy_tree SRC DEST: the files of SRC's working tree, as they are now; in a
 # copy that is not the top of a git checkout (tests/mutants/run.sh and
-# tests/package-reproducible.sh make some), all but its build trees.
+# tests/checks/package-reproducible.sh make some), all but its build trees.
 copy_tree() {
 	if [[ $(git -C "$1" rev-parse --show-toplevel 2>/dev/null) == "$(realpath "$1")" ]]; then
 		git -C "$1" ls-files -z --cached --others --exclude-standard |

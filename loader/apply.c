@@ -2,7 +2,9 @@
 #include "apply.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,10 +16,54 @@
 #include <unistd.h>
 
 #include "cgroup_pattern.h"
+#include "clocks.h"
 #include "log.h"
+#include "metrics.h"
 #include "names.h"
-#include "recovery.h"
 #include "start_plan.h"
+
+#define ARGGUARD_RECOVERY_PARAM "argguard.mode"
+
+/* Whether the len bytes at v spell mode's name. */
+static bool is_mode(const char *v, size_t len, uint32_t mode)
+{
+	const char *name = mode_name(mode);
+
+	return len == strlen(name) && !strncmp(v, name, len);
+}
+
+/*
+ * The mode that argguard.mode= on the kernel command line forces on every
+ * apply in this boot, or -1 when it is absent. cmdline is the text of
+ * /proc/cmdline; an unknown value is reported in bad and ignored.
+ */
+static int recovery_mode(const char *cmdline, const char **bad)
+{
+	static const char key[] = ARGGUARD_RECOVERY_PARAM "=";
+	const char *p = cmdline;
+	int mode = -1;
+	size_t len;
+
+	*bad = NULL;
+	while (*(p += strspn(p, " \t\n"))) {
+		len = strcspn(p, " \t\n");
+		if (len > sizeof(key) - 1 && !strncmp(p, key, sizeof(key) - 1)) {
+			const char *v = p + sizeof(key) - 1;
+			size_t vlen = len - (sizeof(key) - 1);
+
+			if (is_mode(v, vlen, ARGGUARD_MODE_OFF)) {
+				mode = ARGGUARD_MODE_OFF;
+			} else if (is_mode(v, vlen, ARGGUARD_MODE_AUDIT)) {
+				mode = ARGGUARD_MODE_AUDIT;
+			} else {
+				*bad = v; /* the last one counts, as with any kernel parameter */
+				mode = -1;
+			}
+		}
+		p += len;
+	}
+	return mode;
+}
 
 /*
  * The safe default of a fresh start with no policy that applies: the
@@ -81,8 +127,9 @@ static int boot_recovery_mode(void)
  * Record this boot's last apply for argguard status and the metrics: a
  * "what happened" line, whether the file asked for is in force, and when.
  */
-static void set_status(bool success, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_status(bool success, const char *fmt, ...)
+static void set_status(bool success, uint64_t reload_started_ns, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void set_status(bool success, uint64_t reload_started_ns, const char *fmt, ...)
 {
 	FILE *f = fopen(ARGGUARD_APPLY_STATUS ".new", "we");
 	char message[APPLY_STATUS_LINE_MAX - 64]; /* less "last apply: TIME: " */
@@ -94,6 +141,8 @@ static void set_status(bool success, const char *fmt, ...)
 	vsnprintf(message, sizeof(message), fmt, ap);
 	va_end(ap);
 	apply_status_format(f, success, time(NULL), message);
+	if (reload_started_ns)
+		fprintf(f, "reload_started=%" PRIu64 "\n", reload_started_ns);
 	if (fclose(f) == 0)
 		rename(ARGGUARD_APPLY_STATUS ".new", ARGGUARD_APPLY_STATUS);
 }
@@ -184,29 +233,60 @@ static int apply_policy(const struct policy *p, enum argguard_policy_state state
 /* A rule for a cgroup not made yet is no error: it holds once one is. */
 static void warn_missing_cgroups(const char *file, const struct policy *p)
 {
-	char full[4096];
+	char full[4096], where[POLICY_WHERE_MAX];
 
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		if (cgroup_is_pattern(p->cgroups[i].path))
 			continue; /* a pattern names the cgroups to come as much as those here */
 		snprintf(full, sizeof(full), "%s%s", DEFAULT_CGROUP_ROOT, p->cgroups[i].path);
 		if (access(full, F_OK))
-			log_warning("%s: no cgroup %s yet; its rule holds once it is made", file,
+			log_warning("%s: no cgroup %s yet; its rule holds once it is made",
+				    policy_where(p, p->cgroups[i].line, file, where, sizeof(where)),
 				    p->cgroups[i].path);
 	}
 }
 
 /*
- * Parse and apply one file, under the lock: refused if it would lock admins
- * out, unless force or the file's own allow_lockout = yes. 0, or a negative
- * errno with the reason logged.
+ * The names p skipped, for argguard status (into skipped: "" if none) and
+ * for argguard-names.service (ARGGUARD_NAMES_UNKNOWN, there while some
+ * were): once name services are up, it applies the file again.
  */
-static int apply_file_locked(const char *path, bool force, enum argguard_policy_state state)
+static void note_unknown_names(const char *file, const struct policy *p, char *skipped, size_t len)
+{
+	char where[POLICY_WHERE_MAX];
+	FILE *f;
+
+	skipped[0] = '\0';
+	if (!p->unknown_names) {
+		if (unlink(ARGGUARD_NAMES_UNKNOWN) && errno != ENOENT)
+			log_warning("failed to remove %s: %s", ARGGUARD_NAMES_UNKNOWN,
+				    strerror(errno));
+		return;
+	}
+	snprintf(skipped, len, ", skipping %u name%s unknown on this host (the first at %s)",
+		 p->unknown_names, p->unknown_names == 1 ? "" : "s",
+		 policy_where(p, p->unknown_line, file, where, sizeof(where)));
+	f = fopen(ARGGUARD_NAMES_UNKNOWN, "we");
+	if (f)
+		fprintf(f, "%s%s\n", file, skipped);
+	if (!f || fclose(f))
+		log_warning("failed to write %s: %s", ARGGUARD_NAMES_UNKNOWN, strerror(errno));
+}
+
+/*
+ * Parse and apply one file (and its fragments, if fragments), under the
+ * lock: refused if it would lock admins out, unless force or the file's own
+ * allow_lockout = yes. 0, or a negative errno with the reason logged; what
+ * it skipped into skipped (note_unknown_names()).
+ */
+static int apply_file_locked(const char *path, bool fragments, bool force,
+			     enum argguard_policy_state state, char *skipped, size_t skipped_len)
 {
 	struct policy p;
 	int ret;
 
-	ret = policy_parse_file(path, &p);
+	skipped[0] = '\0';
+	ret = fragments ? policy_parse_file(path, &p) : policy_parse_one_file(path, &p);
 	if (ret)
 		return ret;
 	ret = policy_lockout_gate_here(&p, path, force);
@@ -216,11 +296,15 @@ static int apply_file_locked(const char *path, bool force, enum argguard_policy_
 	if (!ret && state == ARGGUARD_POLICY_APPLIED) {
 		save_last_good(&p);
 		warn_missing_cgroups(path, &p);
+		note_unknown_names(path, &p, skipped, skipped_len);
 	}
 out:
 	policy_free(&p);
 	return ret;
 }
+
+/* Room for what an apply skipped, as note_unknown_names() says it. */
+#define APPLY_SKIPPED_MAX (POLICY_WHERE_MAX + 128)
 
 /*
  * Why an apply failed, as it was logged, for argguard status: room for a
@@ -229,26 +313,102 @@ out:
  */
 #define APPLY_WHY_MAX (APPLY_STATUS_LINE_MAX / 2)
 
-int policy_apply_file(const char *path, bool force)
+/* policy_apply_file(), its status marked as a reload's if reload_started_ns. */
+static int apply_file_reporting(const char *path, bool force, uint64_t reload_started_ns)
 {
-	char why[APPLY_WHY_MAX];
+	char why[APPLY_WHY_MAX], skipped[APPLY_SKIPPED_MAX];
 	struct log_capture c;
 	int lock = apply_lock(), ret;
 
 	if (lock < 0)
 		return lock;
 	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
-	ret = apply_file_locked(path, force, ARGGUARD_POLICY_APPLIED);
+	ret = apply_file_locked(path, true, force, ARGGUARD_POLICY_APPLIED, skipped,
+				sizeof(skipped));
 	log_capture_stop(&c);
 	if (ret) {
 		log_error("%s not applied, the live policy is unchanged", path);
-		set_status(false, "%s not applied: %s; the policy in force is unchanged", path,
-			   why);
+		set_status(false, reload_started_ns,
+			   "%s not applied: %s; the policy in force is unchanged", path, why);
 	} else {
-		log_info("applied %s", path);
-		set_status(true, "applied %s", path);
+		log_info("applied %s%s", path, skipped);
+		set_status(true, reload_started_ns, "applied %s%s", path, skipped);
 	}
 	apply_unlock(lock);
+	return ret;
+}
+
+int policy_apply_file(const char *path, bool force)
+{
+	return apply_file_reporting(path, force, 0);
+}
+
+int policy_reload_file(const char *path)
+{
+	return apply_file_reporting(path, false, monotonic_ns());
+}
+
+/* Whether pid is an argguard process: its comm, as the kernel keeps it. */
+static bool is_argguard(pid_t pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "argguard\n");
+}
+
+int policy_reload_daemon(pid_t pid, unsigned int timeout_s)
+{
+	const struct timespec pause = { .tv_nsec = 20 * 1000 * 1000 };
+	uint64_t asked = monotonic_ns(), deadline = asked + timeout_s * 1000000000ULL;
+	struct apply_status *st;
+	int ret;
+
+	if (!is_argguard(pid)) {
+		log_error(
+			"pid %d is not argguard run: systemctl reload argguard passes its MAINPID",
+			(int)pid);
+		return -ESRCH;
+	}
+	if (kill(pid, SIGHUP)) {
+		ret = -errno;
+		log_error("failed to signal argguard run (pid %d): %s", (int)pid, strerror(-ret));
+		return ret;
+	}
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	for (;;) {
+		apply_status_load(ARGGUARD_APPLY_STATUS, st);
+		if (st->has_result && st->reload_started_ns >= asked)
+			break;
+		if (kill(pid, 0) && errno == ESRCH) {
+			log_error("argguard run (pid %d) ended before it applied the policy file",
+				  (int)pid);
+			free(st);
+			return -ESRCH;
+		}
+		if (monotonic_ns() >= deadline) {
+			log_error("argguard run (pid %d) did not apply the policy file within %u s",
+				  (int)pid, timeout_s);
+			free(st);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&pause, NULL);
+	}
+	if (st->success)
+		log_info("%s", st->message);
+	else
+		log_error("%s", st->message);
+	ret = st->success ? 0 : -EINVAL;
+	free(st);
 	return ret;
 }
 
@@ -273,13 +433,16 @@ static int apply_default_locked(enum argguard_policy_state state)
  * negative errno with the reason logged.
  */
 static int apply_from_locked(enum policy_source from, const char *path,
-			     enum argguard_policy_state state)
+			     enum argguard_policy_state state, char *skipped, size_t skipped_len)
 {
+	skipped[0] = '\0';
 	switch (from) {
 	case POLICY_FROM_FILE:
-		return apply_file_locked(path, false, state);
+		return apply_file_locked(path, true, false, state, skipped, skipped_len);
 	case POLICY_FROM_LAST_GOOD:
-		return apply_file_locked(ARGGUARD_LAST_GOOD, false, state);
+		/* What policy_print() wrote from the file and its fragments: no fragments of its own. */
+		return apply_file_locked(ARGGUARD_LAST_GOOD, false, false, state, skipped,
+					 skipped_len);
 	case POLICY_FROM_DEFAULT:
 		return apply_default_locked(state);
 	default:
@@ -300,18 +463,19 @@ static enum policy_source apply_fallback_locked(enum argguard_policy_state state
 {
 	bool last_good_kept = !access(ARGGUARD_LAST_GOOD, F_OK);
 	enum policy_source from = POLICY_FROM_FILE;
+	char skipped[APPLY_SKIPPED_MAX];
 	struct log_capture c;
 	int ret;
 
 	while ((from = policy_fallback_after(from, last_good_kept)) != POLICY_FROM_NOWHERE) {
 		log_capture_start(&c, LOG_ERR, why, why_len, false);
-		ret = apply_from_locked(from, NULL, state);
+		ret = apply_from_locked(from, NULL, state, skipped, sizeof(skipped));
 		log_capture_stop(&c);
 		if (ret)
 			continue;
 		if (from == POLICY_FROM_LAST_GOOD)
-			snprintf(what, what_len, "the last policy that applied (%s)",
-				 ARGGUARD_LAST_GOOD);
+			snprintf(what, what_len, "the last policy that applied (%s)%s",
+				 ARGGUARD_LAST_GOOD, skipped);
 		else
 			snprintf(what, what_len, "the built-in default (%s)", DEFAULT_POLICY_TEXT);
 		break;
@@ -321,7 +485,8 @@ static enum policy_source apply_fallback_locked(enum argguard_policy_state state
 
 int policy_apply_at_start(const char *path)
 {
-	char why[APPLY_WHY_MAX], fallback_why[APPLY_WHY_MAX / 2], what[256];
+	char why[APPLY_WHY_MAX], fallback_why[APPLY_WHY_MAX / 2], what[APPLY_SKIPPED_MAX + 128];
+	char skipped[APPLY_SKIPPED_MAX];
 	enum policy_source in_force = POLICY_FROM_FILE;
 	struct log_capture c;
 	int lock = apply_lock(), ret;
@@ -329,11 +494,12 @@ int policy_apply_at_start(const char *path)
 	if (lock < 0)
 		return -1;
 	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
-	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED);
+	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED, skipped,
+				sizeof(skipped));
 	log_capture_stop(&c);
 	if (!ret) {
-		log_info("applied %s", path);
-		set_status(true, "applied %s", path);
+		log_info("applied %s%s", path, skipped);
+		set_status(true, 0, "applied %s%s", path, skipped);
 		goto out;
 	}
 	log_error("%s not applied", path);
@@ -341,12 +507,12 @@ int policy_apply_at_start(const char *path)
 					 sizeof(fallback_why));
 	if (in_force == POLICY_FROM_NOWHERE) {
 		log_error("failed to apply even the built-in default policy");
-		set_status(false, "%s not applied: %s; nothing could be applied: %s", path, why,
+		set_status(false, 0, "%s not applied: %s; nothing could be applied: %s", path, why,
 			   fallback_why);
 		goto out;
 	}
 	log_notice("in force instead: %s", what);
-	set_status(false, "%s not applied: %s; in force: %s", path, why, what);
+	set_status(false, 0, "%s not applied: %s; in force: %s", path, why, what);
 out:
 	apply_unlock(lock);
 	return policy_start_result(in_force);

@@ -9,6 +9,7 @@
 #define ARGGUARD_APPLY_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "policy_maps.h"
 
@@ -16,6 +17,14 @@
 #define ARGGUARD_LAST_GOOD ARGGUARD_STATE_DIR "/last-good.conf"
 #define ARGGUARD_APPLY_LOCK "/run/argguard.apply.lock"
 #define ARGGUARD_APPLY_STATUS "/run/argguard.apply-status"
+/*
+ * Present while the policy in force skipped names this host did not know
+ * when it was applied: argguard-names.service applies the file again once
+ * name services are up (loader/system/).
+ */
+#define ARGGUARD_NAMES_UNKNOWN "/run/argguard.names-unknown"
+/* How long argguard reload waits for the daemon, by default. */
+#define RELOAD_TIMEOUT_S 60
 
 /*
  * Take the apply lock: applies, and the daemon's enforcement probe, never
@@ -26,7 +35,8 @@ int apply_lock(void);
 void apply_unlock(int fd);
 
 /*
- * Parse the policy file at path and apply it, reporting on stderr. A file
+ * Parse the policy file at path, and its fragments, and apply it,
+ * reporting on stderr. A file
  * with an error, a policy that would lock admins out (unless force, or the
  * file's own allow_lockout = yes), or a failed apply leaves the live policy
  * as it was. The daemon never forces. Returns 0 or a negative errno.
@@ -34,9 +44,27 @@ void apply_unlock(int fd);
 int policy_apply_file(const char *path, bool force);
 
 /*
+ * policy_apply_file() for argguard run's SIGHUP: never forced, and its
+ * status says when it began, so that policy_reload_daemon() can tell its
+ * outcome from an earlier one's.
+ */
+int policy_reload_file(const char *path);
+
+/*
+ * argguard reload: signal argguard run (pid) to apply its policy file, and
+ * wait until an apply that began after the signal has finished, at most
+ * timeout_s seconds. Its outcome is logged, the error's FILE:LINE
+ * included. 0 once the file is live; -EINVAL if it was refused (the policy
+ * in force is unchanged); another negative errno if pid is not argguard
+ * run, or it ended or did not answer in time.
+ */
+int policy_reload_daemon(pid_t pid, unsigned int timeout_s);
+
+/*
  * At a fresh start, or one whose predecessor died before it got here: apply
- * path, else the last policy that applied, else the built-in safe default
- * (enforce, 1M global), and mark the live set applied. Never leaves the
+ * path, else the last policy that applied, else the built-in default (the
+ * shipped file's: enforce over 2M, would-deny over 1M, and its record
+ * rates; DEFAULT_POLICY_TEXT in apply.c), and mark the live set applied. Never leaves the
  * maps at mode off unless a policy that applied says so. Returns 0 when
  * path itself applied, 1 when a fallback is in force, -1 when nothing could
  * be applied.

@@ -30,7 +30,8 @@
 #include "policy_maps.h"
 #include "pin_dir.h"
 #include "size_commands.h"
-#include "sizes_maps.h"
+#include "size_maps.h"
+#include "status.h"
 
 static int unknown_command(const char *cmd)
 {
@@ -351,6 +352,66 @@ static int run_command(int argc, char **argv)
 	return err ? err : run_daemon(&opts);
 }
 
+/* A whole number from 1 to max in text, or 0. */
+static unsigned long whole_number(const char *text, unsigned long max)
+{
+	unsigned long v;
+	char *end;
+
+	if (text[0] < '0' || text[0] > '9')
+		return 0;
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	return *end || errno || v > max ? 0 : v;
+}
+
+/* reload --pid PID [--timeout SECONDS] */
+static int reload_command(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "timeout", required_argument, NULL, 't' },
+		{},
+	};
+	unsigned long pid = 0, timeout = RELOAD_TIMEOUT_S;
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			pid = whole_number(optarg, INT32_MAX);
+			if (!pid) {
+				log_error("--pid takes a process id, not '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 't':
+			timeout = whole_number(optarg, 3600);
+			if (!timeout) {
+				log_error("--timeout takes whole seconds from 1 to 3600, not '%s'",
+					  optarg);
+				return 2;
+			}
+			break;
+		default:
+			log_error("usage: argguard reload --pid PID [--timeout SECONDS]");
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		log_error("unexpected argument '%s' to reload", argv[optind]);
+		return 2;
+	}
+	if (!pid) {
+		log_error("reload needs --pid PID, argguard run's: use systemctl reload argguard, "
+			  "which passes it");
+		return 2;
+	}
+	return policy_reload_daemon((pid_t)pid, (unsigned int)timeout) ? 1 : 0;
+}
+
 static int unload_command(int argc, char **argv)
 {
 	(void)argv;
@@ -371,6 +432,7 @@ static const struct command {
 } commands[] = {
 	{ "run", run_command },	      { "policy", policy_command },   { "status", status },
 	{ "report", report_command }, { "suggest", suggest_command }, { "unload", unload_command },
+	{ "reload", reload_command },
 };
 
 int main(int argc, char **argv)

@@ -9,10 +9,17 @@
 #include "daemon.h"
 
 #include <errno.h>
-#include <signal.h>
-#include <stdbool.h>
-#include <string.h>
 #include <linux/types.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 
@@ -25,12 +32,48 @@
 #include "log.h"
 #include "metrics_file.h"
 #include "names.h"
-#include "notify.h"
 #include "pin_dir.h"
 #include "programs.h"
 #include "record_pipeline.h"
-#include "run_lock.h"
 #include "start_plan.h"
+
+/*
+ * Tell the service manager how the daemon is doing ("READY=1",
+ * "STATUS=...", newline-separated), as sd_notify(3) does: one datagram to
+ * the socket that $NOTIFY_SOCKET names. Nothing to do, and 0, when run
+ * outside systemd; else 0 or a negative errno.
+ */
+__attribute__((format(printf, 1, 2))) static int notify(const char *fmt, ...)
+{
+	const char *where = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	socklen_t addr_len;
+	char state[512];
+	va_list ap;
+	int fd, n, err = 0;
+
+	if (!where || !*where)
+		return 0;
+	/* A path, or an abstract name written with a leading '@'. */
+	if ((where[0] != '/' && where[0] != '@') || strlen(where) >= sizeof(addr.sun_path))
+		return -EINVAL;
+	memcpy(addr.sun_path, where, strlen(where));
+	if (where[0] == '@')
+		addr.sun_path[0] = '\0';
+	addr_len = offsetof(struct sockaddr_un, sun_path) + strlen(where);
+	va_start(ap, fmt);
+	n = vsnprintf(state, sizeof(state), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(state))
+		return -EMSGSIZE;
+	fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (sendto(fd, state, n, MSG_NOSIGNAL, (struct sockaddr *)&addr, addr_len) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
 
 static volatile sig_atomic_t stopping, reload, reopen;
 
@@ -200,7 +243,7 @@ int run_daemon(const struct run_opts *opts)
 		if (reload) {
 			reload = 0;
 			notify("RELOADING=1");
-			policy_apply_file(opts->policy_path, false); /* never forced */
+			policy_reload_file(opts->policy_path);
 			say_ready(&metrics.maps, opts->log_path);
 			metrics_file_reloaded(&metrics);
 		}

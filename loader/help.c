@@ -23,7 +23,8 @@
  * The help text, in pieces: argguard --help prints them all, argguard CMD
  * --help the pieces of CMD ("policy" is check, apply and show together).
  * The man page, doc/argguard.8.scd, must name every command, option,
- * signal, file and exit status named here: tests/help-man-sync.sh checks.
+ * signal, file and exit status named here: tests/checks/help-man-sync.sh
+ * checks.
  */
 struct command_help {
 	const char *name; /* "run", "policy check", ... */
@@ -167,6 +168,21 @@ static const char suggest_description[] =
 	"                  a whole K, never under the lockout floor. Check it with\n"
 	"                  argguard policy check, then apply it.\n";
 
+static const char reload_options[] =
+	"        --pid PID       With reload: the process id of argguard run\n"
+	"                        (systemd's $MAINPID).\n"
+	"        --timeout SECONDS\n"
+	"                        With reload: how long to wait for the daemon's\n"
+	"                        apply, 1 to 3600 (default 60).\n";
+
+static const char reload_description[] =
+	"    reload        Have argguard run (PID) apply its policy file, as\n"
+	"                  SIGHUP does, and wait until it has: exits 0 once the\n"
+	"                  file is live, 1 if the daemon refused it (its\n"
+	"                  FILE:LINE error printed, the policy in force\n"
+	"                  unchanged) or did not answer in time. systemctl\n"
+	"                  reload argguard runs it.\n";
+
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
@@ -190,6 +206,8 @@ static const struct command_help commands[] = {
 	{ "suggest",
 	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE] [--policy FILE]\n",
 	  suggest_description, suggest_options, NULL },
+	{ "reload", "    argguard reload --pid PID [--timeout SECONDS]\n", reload_description,
+	  reload_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -225,8 +243,8 @@ static const char help_policy_examples[] =
 	"                        (0-1000000), event_rate_total (0-1000000/s),\n"
 	"                        allow_lockout = yes|no, learn_sizes = yes|no (for\n"
 	"                        argguard report), admin_groups = GROUP, ...\n"
-	"                        (whose members the lockout gate protects), and rule\n"
-	"                        keys\n"
+	"                        (whose members the lockout gate protects),\n"
+	"                        unknown_names = warn|error, and rule keys\n"
 	"    [uid N], [user NAME], [cgroup /PATH], [setuid]\n"
 	"                        rule keys: max_argv_bytes, max_envp_bytes,\n"
 	"                        max_total_bytes (4096, 256K, 4M, 1G), max_argc,\n"
@@ -235,7 +253,10 @@ static const char help_policy_examples[] =
 	"                        limits as audit_max_argv_bytes ... audit_max_envc:\n"
 	"                        over one, an exec runs and is logged as would-deny\n"
 	"    Each section and key at most once, lines of at most 4096 bytes; every\n"
-	"    error names FILE:LINE. argguard.conf(5) has each key's range and default.\n"
+	"    error names FILE:LINE. FILE.d/*.conf are read after FILE, as part of it.\n"
+	"    A user or group this host does not know is skipped, with a warning\n"
+	"    (unknown_names = warn|error in [global]). argguard.conf(5) has each\n"
+	"    key's range and default.\n"
 	"\n"
 	"EXAMPLES\n"
 	"    argguard policy check /etc/argguard/argguard.conf\n"
@@ -260,8 +281,11 @@ static const char help_tail[] =
 	"\n"
 	"FILES\n"
 	"    " DEFAULT_POLICY_FILE "\n"
+	"    " DEFAULT_POLICY_FILE POLICY_FRAGMENT_DIR_SUFFIX
+	"/    its fragments, *.conf, after it\n"
 	"    " ARGGUARD_LAST_GOOD "  the last policy that applied\n"
 	"    " ARGGUARD_APPLY_STATUS "       the last apply's outcome\n"
+	"    " ARGGUARD_NAMES_UNKNOWN "      there while it skipped names unknown here\n"
 	"    " DEFAULT_LOG "\n"
 	"    " ARGGUARD_PIN_DIR "/\n"
 	"    " ARGGUARD_SHARE_DIR "/  Prometheus alert rules, a Grafana dashboard\n"

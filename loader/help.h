@@ -3,7 +3,7 @@
  * argguard's help: argguard --help (every command), argguard COMMAND
  * --help (one command, or the policy group), and the synopsis alone after
  * a usage error. The man page, doc/argguard.8.scd, names everything the
- * help names: tests/help-man-sync.sh checks.
+ * help names: tests/checks/help-man-sync.sh checks.
  */
 #ifndef ARGGUARD_HELP_H
 #define ARGGUARD_HELP_H

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <syslog.h>
+#include <stdio.h>
 
 /*
  * "argguard: <message>" and a newline on stderr, at a syslog priority
@@ -12,7 +13,7 @@
  * starts with its priority (syslog's "<3>" for err, and the rest, as
  * sd-daemon(3) says), which journald takes off and keeps as PRIORITY=; on a
  * terminal, a pipe or a file, the text alone. The message is printed as
- * terminal_safe.h escapes it, one line whatever it quotes; a capture keeps
+ * terminal_safe() escapes it, one line whatever it quotes; a capture keeps
  * its exact bytes. Leaves errno as it was.
  */
 void log_at(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -50,5 +51,27 @@ struct log_capture {
 
 void log_capture_start(struct log_capture *c, int priority, char *buf, size_t size, bool quiet);
 void log_capture_stop(struct log_capture *c);
+
+/*
+ * Strings another account chose (a comm, a cgroup path, a line of a policy
+ * file quoted in an error), made safe to print where a terminal may read
+ * them: each byte outside printable ASCII as \xHH and a backslash as \\, so
+ * an ESC, a BEL or a newline in them can neither drive root's terminal nor
+ * forge a line. Every byte of 0x80 and above is escaped too, UTF-8 or not:
+ * 0x9b is a CSI to a terminal set to 8-bit controls. The JSON log, JSON
+ * output and journald's fields keep the exact bytes; this is for text.
+ */
+
+/* The room terminal_safe() needs for a string of len bytes, the NUL included. */
+#define TERMINAL_SAFE_SIZE(len) (4 * (len) + 1)
+
+/*
+ * s, escaped, into buf (size > 0): cut before an escape that does not fit,
+ * never inside one. Returns buf, for a printf argument.
+ */
+const char *terminal_safe(char *buf, size_t size, const char *s);
+
+/* s, escaped, to out. */
+void terminal_safe_fputs(const char *s, FILE *out);
 
 #endif /* ARGGUARD_LOG_H */

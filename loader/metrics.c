@@ -9,12 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
+#include "json_writer.h"
 #include "log.h"
 #include "names.h"
-#include "size_metrics.h"
-#include "terminal_safe.h"
+#include "size_bucket.h"
 
 #define LAST_APPLY "last apply: "
 
@@ -147,97 +145,73 @@ static void print_text(FILE *out, const struct argguard_metrics *m)
 	fprintf(out, "cgroups_unindexed: %" PRIu64 "\n", m->cgroup_unindexed);
 }
 
-static json_object *last_apply_object(const struct apply_status *st)
+/* {"success", "timestamp" (both null in an older file), "message"}; null before any apply. */
+static void write_last_apply(struct json_writer *w, const struct apply_status *st)
 {
-	json_object *obj;
-
-	if (!st->known)
-		return NULL;
-	obj = json_object_new_object();
-	if (!obj)
-		return NULL;
-	json_object_object_add(obj, "success",
-			       st->has_result ? json_object_new_boolean(st->success) : NULL);
-	json_object_object_add(obj, "timestamp",
-			       st->has_result ? json_object_new_int64(st->timestamp) : NULL);
-	json_object_object_add(obj, "message", json_object_new_string(st->message));
-	return obj;
+	if (!st->known) {
+		json_null(w, "last_apply");
+		return;
+	}
+	json_begin_object(w, "last_apply");
+	if (st->has_result) {
+		json_boolean(w, "success", st->success);
+		json_s64(w, "timestamp", st->timestamp);
+	} else {
+		json_null(w, "success");
+		json_null(w, "timestamp");
+	}
+	json_str(w, "message", st->message);
+	json_end_object(w);
 }
 
-static json_object *policy_file_object(const struct policy_file_check *c)
+/* {"path", "matches", "error" (null but for an invalid file)}; null when not compared. */
+static void write_policy_file(struct json_writer *w, const struct policy_file_check *c)
 {
-	json_object *obj;
-
-	if (c->state == POLICY_FILE_UNCHECKED)
-		return NULL;
-	obj = json_object_new_object();
-	if (!obj)
-		return NULL;
-	json_object_object_add(obj, "path", json_object_new_string(c->path));
-	json_object_object_add(obj, "matches",
-			       json_object_new_boolean(c->state == POLICY_FILE_MATCHES));
-	json_object_object_add(obj, "error",
-			       c->state == POLICY_FILE_INVALID ? json_object_new_string(c->error)
-							       : NULL);
-	return obj;
+	if (c->state == POLICY_FILE_UNCHECKED) {
+		json_null(w, "policy_file");
+		return;
+	}
+	json_begin_object(w, "policy_file");
+	json_str(w, "path", c->path);
+	json_boolean(w, "matches", c->state == POLICY_FILE_MATCHES);
+	json_str(w, "error", c->state == POLICY_FILE_INVALID ? c->error : NULL);
+	json_end_object(w);
 }
 
 /*
- * One object: {"mode", "attached": {hook: bool}, "policy_state", "last_apply" (null before
- * any apply this boot), "policy_file": {"path", "matches", "error"} (null when not
- * compared), "decisions": {scope: {verdict: n}}, "records_dropped": {reason: n}}.
+ * One object: {"mode", "attached": {hook: bool}, "policy_state", "last_apply",
+ * "policy_file", "decisions": {scope: {verdict: n}}, "records_dropped": {reason: n},
+ * "cgroups_unindexed"}.
  */
-static json_object *metrics_object(const struct argguard_metrics *m)
-{
-	json_object *obj = json_object_new_object(), *by_scope, *by_verdict, *drops, *hooks;
-
-	if (!obj)
-		return NULL;
-	json_object_object_add(obj, "mode", json_object_new_string(mode_name(live_mode(m))));
-	hooks = json_object_new_object();
-	json_object_object_add(obj, "attached", hooks);
-	for (int h = 0; hooks && h < METRICS_NR_HOOKS; h++)
-		json_object_object_add(hooks, metrics_hook_name(h),
-				       json_object_new_boolean(m->attached[h]));
-	json_object_object_add(obj, "policy_state",
-			       json_object_new_string(policy_state_name(m->policy_state)));
-	json_object_object_add(obj, "last_apply", last_apply_object(&m->last_apply));
-	json_object_object_add(obj, "policy_file", policy_file_object(&m->policy_file));
-	by_scope = json_object_new_object();
-	json_object_object_add(obj, "decisions", by_scope);
-	for (__u32 s = 0; by_scope && s < ARGGUARD_NR_SCOPES; s++) {
-		by_verdict = json_object_new_object();
-		json_object_object_add(by_scope, scope_name(s), by_verdict);
-		for (__u32 v = 0; by_verdict && v < ARGGUARD_NR_VERDICTS; v++)
-			json_object_object_add(by_verdict, verdict_name(v),
-					       json_object_new_uint64(decisions(m, s, v)));
-	}
-	drops = json_object_new_object();
-	json_object_object_add(obj, "records_dropped", drops);
-	for (__u32 r = 0; drops && r < ARGGUARD_NR_DROPS; r++)
-		json_object_object_add(drops, drop_name(r), json_object_new_uint64(m->dropped[r]));
-	json_object_object_add(obj, "cgroups_unindexed",
-			       json_object_new_uint64(m->cgroup_unindexed));
-	return obj;
-}
-
 static int print_json(FILE *out, const struct argguard_metrics *m)
 {
-	return json_print_object(out, metrics_object(m));
-}
+	struct json_writer w;
 
-int json_print_object(FILE *out, struct json_object *obj)
-{
-	const char *text;
-
-	if (!obj)
-		return -ENOMEM;
-	text = json_object_to_json_string_ext(obj, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (text)
-		fprintf(out, "%s\n", text);
-	json_object_put(obj);
-	return text ? 0 : -ENOMEM;
+	json_writer_init(&w, false);
+	json_begin_object(&w, NULL);
+	json_str(&w, "mode", mode_name(live_mode(m)));
+	json_begin_object(&w, "attached");
+	for (int h = 0; h < METRICS_NR_HOOKS; h++)
+		json_boolean(&w, metrics_hook_name(h), m->attached[h]);
+	json_end_object(&w);
+	json_str(&w, "policy_state", policy_state_name(m->policy_state));
+	write_last_apply(&w, &m->last_apply);
+	write_policy_file(&w, &m->policy_file);
+	json_begin_object(&w, "decisions");
+	for (__u32 s = 0; s < ARGGUARD_NR_SCOPES; s++) {
+		json_begin_object(&w, scope_name(s));
+		for (__u32 v = 0; v < ARGGUARD_NR_VERDICTS; v++)
+			json_u64(&w, verdict_name(v), decisions(m, s, v));
+		json_end_object(&w);
+	}
+	json_end_object(&w);
+	json_begin_object(&w, "records_dropped");
+	for (__u32 r = 0; r < ARGGUARD_NR_DROPS; r++)
+		json_u64(&w, drop_name(r), m->dropped[r]);
+	json_end_object(&w);
+	json_u64(&w, "cgroups_unindexed", m->cgroup_unindexed);
+	json_end_object(&w);
+	return json_writer_print(&w, out);
 }
 
 static void family(FILE *out, const char *name, const char *type, const char *help)
@@ -374,6 +348,9 @@ void apply_status_parse(const char *text, struct apply_status *st)
 		} else if (!strncmp(field, "timestamp=", 10) && parse_number(field + 10, &v)) {
 			st->timestamp = v;
 			have_timestamp = true;
+		} else if (!strncmp(field, "reload_started=", 15) && parse_number(field + 15, &v) &&
+			   v > 0) {
+			st->reload_started_ns = (uint64_t)v;
 		}
 	}
 	st->has_result = st->known && have_success && have_timestamp;
@@ -495,4 +472,75 @@ out_unlink:
 out_close:
 	close(dir_fd);
 	return err;
+}
+
+/* A label value as the text format spells it: \, " and newline escaped. */
+static void print_label_value(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '\\' || *v == '"')
+			fprintf(out, "\\%c", *v);
+		else if (*v == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*v, out);
+	}
+}
+
+static void print_labels(FILE *out, const struct size_scope *s, const char *le)
+{
+	fprintf(out, "{scope=\"%s\",rule=\"", s->other ? "other" : scope_name(s->scope));
+	if (!s->other && s->scope == ARGGUARD_SCOPE_UID)
+		fprintf(out, "%u", s->uid);
+	else if (!s->other && s->scope == ARGGUARD_SCOPE_CGROUP)
+		print_label_value(out, s->path);
+	fputc('"', out);
+	if (le)
+		fprintf(out, ",le=\"%s\"", le);
+	fputc('}', out);
+}
+
+static void print_series(FILE *out, const char *name, const struct size_scope *s,
+			 const struct size_hist *h, int m)
+{
+	uint64_t n = 0;
+	char le[24];
+
+	for (__u32 b = 0; b < ARGGUARD_SIZE_BUCKETS - 1; b++) {
+		n += h->count[m][b];
+		snprintf(le, sizeof(le), "%" PRIu64, (uint64_t)size_bucket_high(b));
+		fprintf(out, "%s_bucket", name);
+		print_labels(out, s, le);
+		fprintf(out, " %" PRIu64 "\n", n);
+	}
+	n += h->count[m][ARGGUARD_SIZE_BUCKETS - 1];
+	fprintf(out, "%s_bucket", name);
+	print_labels(out, s, "+Inf");
+	fprintf(out, " %" PRIu64 "\n%s_sum", n, name);
+	print_labels(out, s, NULL);
+	fprintf(out, " %" PRIu64 "\n%s_count", h->sum[m], name);
+	print_labels(out, s, NULL);
+	fprintf(out, " %" PRIu64 "\n", n);
+}
+
+void size_metrics_print(FILE *out, const struct size_data *d)
+{
+	char name[64];
+
+	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++) {
+		bool any = false;
+
+		snprintf(name, sizeof(name), "argguard_exec_%s", size_metric_name(m));
+		for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
+			if (!size_hist_execs(&d->hist[s], m) || !size_scope_shown(&d->scopes[s]))
+				continue;
+			if (!any)
+				fprintf(out,
+					"# HELP %s The %s of the execs each rule judged, by the "
+					"rule's scope.\n# TYPE %s histogram\n",
+					name, size_metric_name(m), name);
+			any = true;
+			print_series(out, name, &d->scopes[s], &d->hist[s], m);
+		}
+	}
 }

@@ -9,15 +9,15 @@
 #ifndef ARGGUARD_METRICS_H
 #define ARGGUARD_METRICS_H
 
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
-#include <linux/types.h>
 
 #include "argguard.h"
 #include "policy_diff.h"
-#include "sizes.h"
+#include "size_data.h"
 
 /* The file in the textfile directory; node_exporter reads only *.prom. */
 #define METRICS_TEXTFILE "argguard.prom"
@@ -33,6 +33,7 @@ struct apply_status {
 	bool has_result; /* it had success= and timestamp= (an older one has only the line) */
 	bool success; /* the file asked for is in force */
 	int64_t timestamp; /* when it ran, in seconds since the epoch */
+	uint64_t reload_started_ns; /* a reload's apply: when it began (CLOCK_MONOTONIC); else 0 */
 	char line
 		[APPLY_STATUS_LINE_MAX]; /* "last apply: TIME: MESSAGE", as argguard status prints it */
 	const char *message; /* points into line: MESSAGE, or the whole line */
@@ -70,13 +71,6 @@ enum metrics_format {
 /* "text", "json" or "prometheus": the format, or -1. */
 int metrics_format_parse(const char *name);
 
-/*
- * Print obj as one line of plain JSON, then free it (json_object_put()).
- * 0, or -ENOMEM if obj is NULL or cannot be printed.
- */
-struct json_object;
-int json_print_object(FILE *out, struct json_object *obj);
-
 /* Print m in the format: 0, or a negative errno (-ENOMEM for JSON). */
 int metrics_print(FILE *out, enum metrics_format format, const struct argguard_metrics *m);
 
@@ -100,5 +94,20 @@ void apply_status_load(const char *path, struct apply_status *st);
  * (-EPERM). Returns 0 or a negative errno, the reason logged.
  */
 int metrics_write_textfile(const char *dir, const struct argguard_metrics *m);
+
+/*
+ * The size distributions as Prometheus histograms, for the node_exporter
+ * textfile and argguard status --format prometheus. Pure: prints size_data.
+ */
+
+/*
+ * One classic histogram family per metric, argguard_exec_METRIC (for
+ * example argguard_exec_total_bytes), a series per scope that counted an
+ * exec, labelled scope (global, setuid, uid, cgroup, other) and rule (the
+ * uid or the cgroup path; empty for the others). The buckets are the
+ * log2 buckets' tops, le="1", "3", "7", ... (the text format cannot carry
+ * native histograms; these are their schema 0 boundaries).
+ */
+void size_metrics_print(FILE *out, const struct size_data *d);
 
 #endif /* ARGGUARD_METRICS_H */

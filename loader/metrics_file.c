@@ -12,7 +12,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "policy_maps.h"
-#include "sizes_maps.h"
+#include "size_maps.h"
 
 void metrics_file_write(struct metrics_file *mf)
 {

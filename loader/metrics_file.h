@@ -15,6 +15,7 @@
 
 #include "policy_diff.h"
 #include "policy_maps.h"
+#include "status.h"
 
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #define ARGGUARD_NAME(id, name) [id] = name,
@@ -69,4 +70,19 @@ int deny_errno_parse(const char *name)
 		if (!strcmp(deny_errnos[i].name, name))
 			return deny_errnos[i].value;
 	return -1;
+}
+
+#define ARGGUARD_PIN_FILE(pin, file, ...) [pin] = file,
+
+static const char *const files[NR_PINS] = { ARGGUARD_MAP_PINS(ARGGUARD_PIN_FILE)
+						    ARGGUARD_LINK_PINS(ARGGUARD_PIN_FILE) };
+
+const char *pin_file(enum pin pin)
+{
+	return files[pin];
+}
+
+void pin_path(enum pin pin, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s", ARGGUARD_PIN_DIR, files[pin]);
 }

@@ -8,10 +8,12 @@
 #ifndef ARGGUARD_NAMES_H
 #define ARGGUARD_NAMES_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/types.h>
 
 #include "argguard.h"
+#include "pins.h"
 
 /* The name of a value of its table; "unknown" for a value past the table. */
 const char *mode_name(uint32_t value);
@@ -31,5 +33,11 @@ const char *deny_errno_name(int32_t err);
 
 /* The positive errno that name ("EPERM") stands for, if a rule may deny with it; else -1. */
 int deny_errno_parse(const char *name);
+
+/* The pin's file name, below ARGGUARD_PIN_DIR. */
+const char *pin_file(enum pin pin);
+
+/* ARGGUARD_PIN_DIR "/" and the pin's file name, into path. */
+void pin_path(enum pin pin, char *path, size_t len);
 
 #endif /* ARGGUARD_NAMES_H */

@@ -9,11 +9,9 @@
 #ifndef ARGGUARD_PINS_H
 #define ARGGUARD_PINS_H
 
-#include <stddef.h>
-
 #define ARGGUARD_PIN_DIR "/sys/fs/bpf/argguard"
 
-/* X(PIN, FILE, MAP): the maps, each with its name in bpf/argguard.bpf.c. */
+/* X(PIN, FILE, MAP): the maps, each with its name in bpf/maps.h. */
 #define ARGGUARD_MAP_PINS(X)                                                \
 	X(PIN_CONFIG, "config", argguard_config)                            \
 	X(PIN_SETTINGS, "settings", argguard_settings)                      \
@@ -67,11 +65,5 @@ enum pin {
 };
 #define NR_MAP_PINS (0 ARGGUARD_MAP_PINS(ARGGUARD_PIN_COUNT))
 #define NR_LINK_PINS (NR_PINS - NR_MAP_PINS)
-
-/* The pin's file name, below ARGGUARD_PIN_DIR. */
-const char *pin_file(enum pin pin);
-
-/* ARGGUARD_PIN_DIR "/" and the pin's file name, into path. */
-void pin_path(enum pin pin, char *path, size_t len);
 
 #endif /* ARGGUARD_PINS_H */

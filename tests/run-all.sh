@@ -7,7 +7,7 @@
 # chroot, cached), then run the host unit tests, the guest suites, the
 # guest mutants and 6.12's KUnit suite under ctest. Ends with the guest
 # suites' TAP reports and one "N passed, N failed, N skipped" line over them
-# (in CI a skip counts as a failure: tests/tap-summary.sh).
+# (in CI a skip counts as a failure: tests/checks/tap-summary.sh).
 set -euo pipefail
 
 # Debian's own kernels: bookworm's 6.1, and 6.12 from bookworm's security
@@ -50,7 +50,7 @@ main() {
 	done
 	echo "== guest suites: ${GUEST_SUITES[*]}"
 	cat "${taps[@]}" 2>/dev/null || true
-	"$root/tests/tap-summary.sh" "${taps[@]}" || rc=1
+	"$root/tests/checks/tap-summary.sh" "${taps[@]}" || rc=1
 	return "$rc"
 }
 

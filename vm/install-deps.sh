@@ -12,8 +12,7 @@ PACKAGES=(
 	# guest: root file system and emulator
 	debootstrap e2fsprogs qemu-system-x86
 	# argguard
-	cmake pkg-config clang llvm bpftool libbpf-dev libjson-c-dev
-	libaudit-dev
+	cmake pkg-config clang llvm bpftool libbpf-dev libaudit-dev
 	# systemd.pc: where the unit is installed (debian/control's Build-Depends too)
 	systemd
 	# man pages: doc/*.scd to roff
@@ -25,6 +24,9 @@ PACKAGES=(
 	# tests: libFuzzer and the sanitizers' runtime for clang, static analysis, and
 	# groff, which lints the man pages
 	clang-format jq libclang-rt-dev cppcheck clang-tidy groff-base
+	# tests: json-c, the parser of their own that the unit and fuzz tests read
+	# argguard's JSON with (argguard itself has one writer, and no parser)
+	libjson-c-dev
 	# tests: promtool, which checks and tests the shipped alert rules
 	prometheus
 	# tests: static 32-bit helpers (int 0x80 and compat execve in the guest)

@@ -14,7 +14,7 @@ SUITE=bookworm
 PACKAGES=(
 	systemd systemd-sysv dbus # a real init, as on a real machine
 	auditd # the Linux audit log, a sink of argguard's
-	libbpf1 libjson-c5 libaudit1 # argguard's runtime
+	libbpf1 libaudit1 # argguard's runtime
 	bpftool jq util-linux procps libcap2-bin logrotate # what the guest tests drive
 	inotify-tools # a test watches the pin directory while a start swaps its pins
 	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make

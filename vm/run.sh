@@ -17,11 +17,12 @@
 # (tests/guest/nobpf, booted with an lsm= that leaves bpf out),
 # recovery-suite (tests/guest/recovery, booted with argguard.mode=audit),
 # reboot-suite (two boots of one disk: the first runs
-# tests/guest/reboot-prepare.sh, the second tests/guest/reboot), mutants
-# (tests/guest/mutants-job.sh: the mutants in --mutants DIR, which
+# tests/guest/reboot/prepare.sh, the second tests/guest/reboot/cases),
+# mutants (tests/guest/mutants/job.sh: the mutants in --mutants DIR, which
 # tests/mutants/guest.sh makes; a second boot if one is a reboot-suite
-# mutant), demo, boot (just boot), bench-kernel or bench-exec
-# (tests/bench/*-guest.sh).
+# mutant), demo (tests/guest/demo), boot (tests/guest/boot: just boot),
+# bench-kernel or bench-exec (tests/bench/*-guest.sh). tests/guest/ goes
+# into the guest whole, with the bench scripts beside it.
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
@@ -75,16 +76,16 @@ parse_args() {
 		APPEND+=" argguard.mode=audit"
 		;;
 	reboot-suite)
-		JOB_CMD=reboot-job.sh
+		JOB_CMD=reboot/job.sh
 		BOOTS=2
 		;;
 	mutants)
-		JOB_CMD=mutants-job.sh
+		JOB_CMD=mutants/job.sh
 		[[ -f $MUTANTS/list ]] || die "--job mutants needs --mutants DIR (tests/mutants/guest.sh makes it)"
 		! grep -qE $'\treboot-suite\t(binary|unit)\t' "$MUTANTS/list" || BOOTS=2
 		;;
-	demo) JOB_CMD=demo.sh ;;
-	boot) JOB_CMD=boot.sh ;;
+	demo) JOB_CMD=demo/demo.sh ;;
+	boot) JOB_CMD=boot/boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
 	bench-exec) JOB_CMD=exec-guest.sh ;;
 	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, mutants, demo, boot, bench-kernel or bench-exec" ;;
@@ -143,7 +144,7 @@ install_argguard() {
 	fi
 	install -D -m 0644 "$BUILD/argguard.deb" "$tests/debs/argguard.deb"
 	install -D -m 0644 "$BUILD/argguard-rebuilt.deb" "$tests/debs/argguard-rebuilt.deb"
-	[[ $JOB != mutants ]] || cp -r "$MUTANTS/." "$tests/mutants/"
+	[[ $JOB != mutants ]] || cp -r "$MUTANTS/." "$tests/mutants/built/"
 	mkdir -p "$tests/kselftests"
 	# The kernel's own series selftests, or else the build's (a stock kernel
 	# has none: there they must skip).

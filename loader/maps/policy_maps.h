@@ -5,7 +5,8 @@
 #ifndef ARGGUARD_POLICY_MAPS_H
 #define ARGGUARD_POLICY_MAPS_H
 
-#include "metrics.h"
+#include <stdint.h>
+
 #include "pins.h"
 #include "policy.h"
 
@@ -21,28 +22,12 @@ struct policy_maps {
 int policy_maps_open(struct policy_maps *m);
 void policy_maps_close(struct policy_maps *m);
 
-/* The maps that argguard status and the metrics read, by fd. */
-struct live_maps {
-	int config;
-	int settings;
-	int counters;
-	int drops;
-	int cgroup_index;
-};
-
 /* The live set (config.active_set & 1) and its settings. 0 or a negative errno. */
 int read_live_settings(int config_fd, int settings_fd, __u32 *set,
 		       struct argguard_settings *settings);
 
 /* One counter of the per-CPU counters map at fd, summed over CPUs; 0 if unreadable. */
 uint64_t counter_sum(int fd, __u32 key);
-
-/*
- * The mode, decision counters and drops of argguard status, from the maps at
- * fds (m->last_apply is left alone). Returns 0, or a negative errno if the
- * live settings cannot be read; an unreadable counter reads as 0.
- */
-int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m);
 
 /*
  * How the live set came to be (config.policy_state; a value past the table

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
+
 #define LIMIT_INFO(key, unit, floor)                  \
 	[POLICY_LIMIT_##key] = { #key, POLICY_##unit, \
 				 POLICY_##unit == POLICY_BYTES ? UINT64_MAX : UINT32_MAX, floor },
@@ -116,6 +118,9 @@ void policy_free(struct policy *p)
 		free(p->cgroups[i].path);
 	for (size_t i = 0; i < p->n_admin_groups; i++)
 		free(p->admin_groups[i]);
+	for (size_t i = 0; i < p->n_parts; i++)
+		free(p->parts[i].name);
+	free(p->parts);
 	free(p->uids);
 	free(p->cgroups);
 	free(p->admin_groups);
@@ -150,6 +155,27 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
 	p->cgroups[p->n_cgroups] =
 		(struct cgroup_rule){ .path = copy, .line = line, .rule = *rule };
 	return &p->cgroups[p->n_cgroups++].rule;
+}
+
+size_t policy_part_of(const struct policy *p, unsigned int line)
+{
+	size_t i = p->n_parts;
+
+	while (i > 0 && p->parts[i - 1].first >= line)
+		i--;
+	return i ? i - 1 : p->n_parts;
+}
+
+const char *policy_where(const struct policy *p, unsigned int line, const char *name, char *buf,
+			 size_t len)
+{
+	size_t i = policy_part_of(p, line);
+
+	if (i == p->n_parts)
+		snprintf(buf, len, "%s:%u", name, line);
+	else
+		snprintf(buf, len, "%s:%u", p->parts[i].name, line - p->parts[i].first);
+	return buf;
 }
 
 /*
@@ -188,4 +214,84 @@ int cgroup_path_canonical(const char *path, char *out, size_t out_len)
 	if (!len)
 		strcpy(out, "/");
 	return 0;
+}
+
+/* A policy printed as a policy file, one that policy_parse() reads back to the same policy. */
+static void print_rule(FILE *out, const struct argguard_rule *r)
+{
+	uint64_t value;
+
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++) {
+		value = policy_limit_get(r, l);
+		if (value)
+			fprintf(out, "%s = %llu\n", policy_limits[l].key,
+				(unsigned long long)value);
+	}
+	/* Values that bpftool wrote out of range are printed as the BPF side reads them. */
+	fprintf(out, "action = %s\n",
+		action_name(r->action <= ARGGUARD_ACTION_DENY ? r->action : ARGGUARD_ACTION_DENY));
+	fprintf(out, "errno = %s\n", deny_errno_name(r->deny_errno));
+}
+
+static bool rule_is_empty(const struct argguard_rule *r)
+{
+	for (enum policy_limit l = 0; l < POLICY_NR_LIMITS; l++)
+		if (policy_limit_get(r, l))
+			return false;
+	return true;
+}
+
+static uint32_t at_most(uint32_t value, uint32_t max)
+{
+	return value < max ? value : max;
+}
+
+void policy_print(FILE *out, const struct policy *p)
+{
+	uint32_t mode = p->mode <= ARGGUARD_MODE_ENFORCE ? p->mode : ARGGUARD_MODE_ENFORCE;
+	uint32_t empty = p->empty_argv_action <= ARGGUARD_ACTION_DENY ? p->empty_argv_action
+								      : ARGGUARD_ACTION_DENY;
+
+	fprintf(out, "[global]\nmode = %s\nempty_argv = %s\n", mode_name(mode), action_name(empty));
+	if (p->head_bytes)
+		fprintf(out, "argv_head_bytes = %u\n",
+			p->head_bytes < ARGGUARD_HEAD_MAX ? p->head_bytes : ARGGUARD_HEAD_MAX);
+	/* bpftool may have written more than a file may say; show what a file can. */
+	if (p->event_rate > POLICY_EVENT_RATE_MAX || p->event_burst > POLICY_EVENT_BURST_MAX)
+		fprintf(out,
+			"# in the map: event_rate = %u, event_burst = %u; a file says at most %u\n",
+			p->event_rate, p->event_burst, POLICY_EVENT_RATE_MAX);
+	if (p->event_rate_total > POLICY_EVENT_RATE_MAX)
+		fprintf(out, "# in the map: event_rate_total = %u; a file says at most %u\n",
+			p->event_rate_total, POLICY_EVENT_RATE_MAX);
+	if (p->event_rate)
+		fprintf(out, "event_rate = %u\nevent_burst = %u\n",
+			at_most(p->event_rate, POLICY_EVENT_RATE_MAX),
+			p->event_burst ? at_most(p->event_burst, POLICY_EVENT_BURST_MAX) : 1);
+	if (p->event_rate_total)
+		fprintf(out, "event_rate_total = %u\n",
+			at_most(p->event_rate_total, POLICY_EVENT_RATE_MAX));
+	if (p->allow_lockout)
+		fprintf(out, "allow_lockout = yes\n");
+	if (!p->learn_sizes)
+		fprintf(out, "learn_sizes = no\n");
+	if (p->unknown_names_error)
+		fprintf(out, "unknown_names = error\n");
+	for (size_t i = 0; i < p->n_admin_groups; i++)
+		fprintf(out, "%s%s", i ? ", " : "admin_groups = ", p->admin_groups[i]);
+	if (p->n_admin_groups)
+		fprintf(out, "\n");
+	print_rule(out, &p->global);
+	if (!rule_is_empty(&p->setuid)) {
+		fprintf(out, "\n[setuid]\n");
+		print_rule(out, &p->setuid);
+	}
+	for (size_t i = 0; i < p->n_uids; i++) {
+		fprintf(out, "\n[uid %u]\n", p->uids[i].uid);
+		print_rule(out, &p->uids[i].rule);
+	}
+	for (size_t i = 0; i < p->n_cgroups; i++) {
+		fprintf(out, "\n[cgroup %s]\n", p->cgroups[i].path);
+		print_rule(out, &p->cgroups[i].rule);
+	}
 }

@@ -15,6 +15,9 @@
 #include "argguard.h"
 
 #define DEFAULT_POLICY_FILE "/etc/argguard/argguard.conf"
+/* A policy file PATH's fragments: PATH.d/NAME.conf, read after it in strcmp() order of NAME. */
+#define POLICY_FRAGMENT_DIR_SUFFIX ".d"
+#define POLICY_FRAGMENT_SUFFIX ".conf"
 #define DEFAULT_CGROUP_ROOT "/sys/fs/cgroup"
 
 /*
@@ -100,6 +103,17 @@ struct cgroup_rule {
 	struct argguard_rule rule;
 };
 
+/*
+ * One of the files a policy was read from: the main file, then its
+ * fragments. The reader numbers lines on across them: line L of the policy
+ * is line L - first of the last file whose first is below L
+ * (policy_where()). Each file has one number at least, empty or not.
+ */
+struct policy_part {
+	char *name;
+	unsigned int first;
+};
+
 struct policy {
 	uint32_t mode; /* enum argguard_mode */
 	uint32_t empty_argv_action; /* enum argguard_action */
@@ -120,13 +134,31 @@ struct policy {
 	 */
 	char **admin_groups;
 	size_t n_admin_groups;
-	unsigned int global_line, setuid_line; /* of the sections; 0 if none */
+	/*
+	 * unknown_names = error: a [user NAME] or an admin group that this
+	 * host does not know is an error, not a warning. The file's own word.
+	 */
+	bool unknown_names_error;
+	/*
+	 * The [user NAME] sections and admin groups this host did not know
+	 * when the file was read, skipped with a warning, and the line of the
+	 * first. Only in a policy read from a file.
+	 */
+	unsigned int unknown_names, unknown_line;
+	unsigned int global_line, setuid_line; /* of the first such section; 0 if none */
+	/*
+	 * The line of the [global] or [setuid] header above each limit set
+	 * there: the files may each have one. 0 for a limit no file set.
+	 */
+	unsigned int global_limit_line[POLICY_NR_LIMITS], setuid_limit_line[POLICY_NR_LIMITS];
 	struct argguard_rule global;
 	struct argguard_rule setuid;
 	struct uid_rule *uids;
 	size_t n_uids;
 	struct cgroup_rule *cgroups;
 	size_t n_cgroups;
+	struct policy_part *parts; /* the files read, in order; none if not from a file */
+	size_t n_parts;
 };
 
 /*
@@ -147,18 +179,56 @@ struct argguard_rule policy_rule_default(void);
 struct argguard_rule policy_strictest_rule(const struct policy *p);
 
 /*
- * Parse a policy file. User names are resolved with getpwnam(), and each of
- * admin_groups must be a group getgrnam() knows; cgroup paths are kept, in
- * one spelling, whether or not such a cgroup exists. Returns 0; or, with p
- * left empty and the first error logged as "FILE:LINE: what was expected"
- * (log.h), -EINVAL (-EIO if the file could not be read). Errors include a
- * line longer than POLICY_LINE_MAX, a section or key given twice, a value
- * out of its range and a file with no mode. policy_parse_file() also
- * returns the -errno of a file it cannot open, logged as "failed to open
- * FILE: ...".
+ * Parse a policy file. User names are resolved with getpwnam(), and
+ * admin_groups with getgrnam(): one this host does not know is skipped
+ * with a warning "FILE:LINE: ...; rule skipped" (counted in
+ * unknown_names), or is an error if the file says unknown_names = error.
+ * A skipped admin group stays in admin_groups: the lockout gate reads it
+ * (policy_admins_lookup()). Cgroup paths are kept, in one spelling,
+ * whether or not such a cgroup exists. Returns 0; or, with p left empty
+ * and the first error logged as "FILE:LINE: what was expected" (log.h),
+ * -EINVAL (-EIO if the file could not be read). Errors include a line
+ * longer than POLICY_LINE_MAX, a section or key given twice, a value out
+ * of its range and a file with no mode.
+ *
+ * policy_parse_file() reads the file at path, then its fragments
+ * (policy_fragments()) as if each followed it: a section ends with its
+ * file; [global] and [setuid] may each appear once in each file, each of
+ * their keys once in all; a second rule for one uid or cgroup, or a key set
+ * twice, is an error naming both places. It also returns the -errno of a
+ * file or fragment it cannot open, logged as "failed to open FILE: ...",
+ * and -EPERM for a fragment or fragment directory that someone other than
+ * root (or the caller) could write, logged. policy_parse_one_file() reads
+ * the file at path alone (the last good policy, which policy_print() wrote
+ * from all of them).
  */
 int policy_parse(FILE *in, const char *name, struct policy *p);
 int policy_parse_file(const char *path, struct policy *p);
+int policy_parse_one_file(const char *path, struct policy *p);
+
+/*
+ * The fragments of the policy file at path, into *names (each a path, the
+ * array and each to free; policy_fragments_free()): the files in
+ * "PATH.d" whose names end in ".conf" and do not start with '.', in
+ * strcmp() order. None if there is no such directory. Returns 0 or a
+ * negative errno (not logged): the directory cannot be read, or is no
+ * directory.
+ */
+int policy_fragments(const char *path, char ***names, size_t *n);
+void policy_fragments_free(char **names, size_t n);
+
+/*
+ * Line line of p as "FILE:LINE" into buf, the file one of p's parts, its
+ * line counted from that file's start; name:line if p has no parts.
+ */
+const char *policy_where(const struct policy *p, unsigned int line, const char *name, char *buf,
+			 size_t len);
+
+/* The index in p->parts of the file line is in; p->n_parts if none. */
+size_t policy_part_of(const struct policy *p, unsigned int line);
+
+/* Room for policy_where(): a path, a colon and a line number. */
+#define POLICY_WHERE_MAX 4200
 
 /*
  * Append a rule to p (the cgroup path is copied), from line of the policy
@@ -177,11 +247,15 @@ struct argguard_rule *policy_add_cgroup(struct policy *p, const char *path,
  */
 int cgroup_path_canonical(const char *path, char *out, size_t out_len);
 
-/* A uid that administers the machine, and the group that makes it one. */
+/*
+ * A uid that administers the machine, and the group that makes it one; or,
+ * maybe, one that a group this host does not know would make one.
+ */
 struct policy_admin {
 	uint32_t uid;
-	char user[64]; /* its name */
+	char user[64]; /* its name; "uid N" if this host does not know it */
 	char group[64];
+	bool maybe; /* group is an admin group this host does not know: it may be a member */
 };
 
 /* The uids that administer the machine, as policy_admins_lookup() finds them. */
@@ -197,7 +271,11 @@ struct policy_admins {
  * among the uids that p's uid rules name, whose slice ("user-UID.slice") a
  * cgroup rule's path names, or that have a slice under
  * cgroup_root/user.slice now (cgroup_root NULL: none). Root is not looked
- * up: it is always an admin. Returns 0, or -ENOMEM with out empty.
+ * up: it is always an admin. A group that p's admin_groups names and this
+ * host does not know (a directory service not up yet, say) could have any
+ * of those uids as a member: then each of them that no known group makes
+ * an admin is one, maybe (the gate judges its rules as an admin's). Returns
+ * 0, or -ENOMEM with out empty.
  */
 int policy_admins_lookup(const struct policy *p, const char *cgroup_root,
 			 struct policy_admins *out);

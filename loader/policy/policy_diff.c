@@ -54,6 +54,7 @@ char *policy_canonical_text(struct policy *p)
 	/* The file's word to the gate: no map holds them. */
 	shown.allow_lockout = false;
 	shown.n_admin_groups = 0;
+	shown.unknown_names_error = false;
 	f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
@@ -307,6 +308,7 @@ void policy_drift_init(struct policy_drift *d, const char *path)
 void policy_drift_free(struct policy_drift *d)
 {
 	free(d->text);
+	free(d->st);
 	policy_drift_init(d, d->path);
 }
 
@@ -323,11 +325,55 @@ static bool same_file(const struct stat *a, const struct stat *b)
 }
 
 /*
- * Parse the file into d->text, or say why not in d->error. Quietly: what
- * is wrong with the file is shown where the check is read (argguard
- * status, the metrics), not logged on every check.
+ * After the file's own stat() (first): its fragment directory's, then each
+ * fragment's, all zero for one that is not there; into *out, to free.
+ * false if they cannot be listed (the parse says why): no stat stands for
+ * such files.
  */
-static void parse_file(struct policy_drift *d, const struct stat *st)
+static bool file_stats(const char *path, const struct stat *first, struct stat **out, size_t *n)
+{
+	char dir[4096], **names;
+	size_t n_names;
+
+	*out = NULL;
+	*n = 0;
+	if ((size_t)snprintf(dir, sizeof(dir), "%s" POLICY_FRAGMENT_DIR_SUFFIX, path) >=
+		    sizeof(dir) ||
+	    policy_fragments(path, &names, &n_names))
+		return false;
+	*out = calloc(2 + n_names, sizeof(**out));
+	if (!*out) {
+		policy_fragments_free(names, n_names);
+		return false;
+	}
+	(*out)[0] = *first;
+	if (stat(dir, &(*out)[1]))
+		(*out)[1] = (struct stat){ 0 };
+	for (size_t i = 0; i < n_names; i++)
+		if (stat(names[i], &(*out)[2 + i]))
+			(*out)[2 + i] = (struct stat){ 0 };
+	*n = 2 + n_names;
+	policy_fragments_free(names, n_names);
+	return true;
+}
+
+static bool same_files(const struct policy_drift *d, const struct stat *st, size_t n)
+{
+	if (!d->parsed || n != d->n_st)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!same_file(&st[i], &d->st[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Parse the files into d->text, or say why not in d->error. Quietly: what
+ * is wrong with them is shown where the check is read (argguard status,
+ * the metrics), not logged on every check. st: their stat()s, taken before
+ * the parse (kept by d); NULL if they could not all be found.
+ */
+static void parse_file(struct policy_drift *d, struct stat *st, size_t n_st)
 {
 	struct log_capture quiet;
 	struct policy p;
@@ -346,27 +392,33 @@ static void parse_file(struct policy_drift *d, const struct stat *st)
 	if (!d->text)
 		snprintf(d->error, sizeof(d->error), "%s: out of memory", d->path);
 out:
-	/* A file that stat() did not find is looked for again next time. */
+	/* Files that stat() did not find are looked for again next time. */
+	free(d->st);
 	d->parsed = st != NULL;
-	if (st)
-		d->st = *st;
+	d->st = st;
+	d->n_st = st ? n_st : 0;
 }
 
 void policy_drift_check(struct policy_drift *d, const char *live_text,
 			struct policy_file_check *out)
 {
-	struct stat st;
-	bool found = !stat(d->path, &st);
+	struct stat first, *st = NULL;
+	bool found = !stat(d->path, &first);
+	size_t n_st = 0;
 
 	*out = (struct policy_file_check){ .path = d->path };
-	if (found && !S_ISREG(st.st_mode)) {
+	if (found && !S_ISREG(first.st_mode)) {
 		/* Reading a FIFO would take what the writer meant for the daemon, or wait forever. */
 		out->state = POLICY_FILE_INVALID;
 		snprintf(out->error, sizeof(out->error), "%s: not a regular file", d->path);
 		return;
 	}
-	if (!found || !d->parsed || !same_file(&st, &d->st))
-		parse_file(d, found ? &st : NULL);
+	if (found && !file_stats(d->path, &first, &st, &n_st))
+		found = false;
+	if (found && same_files(d, st, n_st))
+		free(st);
+	else
+		parse_file(d, found ? st : NULL, n_st);
 	if (!d->text) {
 		out->state = POLICY_FILE_INVALID;
 		snprintf(out->error, sizeof(out->error), "%s", d->error);

@@ -21,8 +21,8 @@ void policy_sort(struct policy *p);
 
 /*
  * p as policy_print() prints it, its rules sorted (p is sorted in place)
- * and allow_lockout left out: a string to free(), or NULL when out of
- * memory.
+ * and the file's own keys (allow_lockout, admin_groups, unknown_names)
+ * left out: a string to free(), or NULL when out of memory.
  */
 char *policy_canonical_text(struct policy *p);
 
@@ -52,15 +52,18 @@ struct policy_file_check {
 };
 
 /*
- * The policy file as last parsed, for a caller that compares again and
- * again (the daemon, every few seconds): the file is parsed again only when
- * stat() says it changed (another inode, size, mtime or ctime), or after
+ * The policy file as last parsed, with its fragments, for a caller that
+ * compares again and again (the daemon, every few seconds): the file is
+ * parsed again only when stat() says that it, its fragment directory or
+ * one of its fragments changed (another inode, size, mtime or ctime; a
+ * fragment added or removed changes the directory), or after
  * policy_drift_forget().
  */
 struct policy_drift {
 	const char *path;
-	bool parsed; /* text or error come from the file as st describes it */
-	struct stat st;
+	bool parsed; /* text or error come from the files as st describes them */
+	struct stat *st; /* the file's, its fragment directory's, each fragment's */
+	size_t n_st;
 	char *text; /* its canonical text; NULL if it did not parse */
 	char error[POLICY_FILE_ERROR_MAX];
 	unsigned int parses; /* how many times the file was parsed: for the tests */

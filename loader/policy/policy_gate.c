@@ -82,7 +82,8 @@ static const char *const *admin_group_names(const struct policy *p, size_t *n)
 	return (const char *const *)p->admin_groups;
 }
 
-static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, const char *group)
+static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, const char *group,
+		     bool maybe)
 {
 	struct policy_admin *more = realloc(a->list, (a->n + 1) * sizeof(*more));
 
@@ -93,6 +94,7 @@ static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, co
 	more->uid = uid;
 	snprintf(more->user, sizeof(more->user), "%s", user);
 	snprintf(more->group, sizeof(more->group), "%s", group);
+	more->maybe = maybe;
 	return 0;
 }
 
@@ -131,20 +133,31 @@ struct admin_gids {
 	size_t n;
 	gid_t *gids;
 	bool *exists;
+	const char *unknown; /* the first group p names that this machine does not know */
 };
 
-/* uid as an admin if its primary group is an admin group. */
+/*
+ * uid as an admin if its primary group is an admin group; else, if p names
+ * a group this machine does not know, as maybe one: it may be a member.
+ */
 static int add_by_primary_group(const struct admin_gids *g, uint32_t uid, struct policy_admins *out)
 {
 	struct passwd *pw;
+	char user[64];
 
 	if (!uid || find_admin(out, uid))
 		return 0;
 	pw = getpwuid(uid);
 	for (size_t i = 0; pw && i < g->n; i++)
 		if (g->exists[i] && pw->pw_gid == g->gids[i])
-			return add_admin(out, uid, pw->pw_name, g->names[i]);
-	return 0;
+			return add_admin(out, uid, pw->pw_name, g->names[i], false);
+	if (!g->unknown)
+		return 0;
+	if (pw)
+		snprintf(user, sizeof(user), "%s", pw->pw_name);
+	else
+		snprintf(user, sizeof(user), "uid %u", uid);
+	return add_admin(out, uid, user, g->unknown, true);
 }
 
 /* The uids whose slice ("user-UID.slice") a cgroup rule's path names, by primary group. */
@@ -225,10 +238,17 @@ int policy_admins_lookup(const struct policy *p, const char *cgroup_root, struct
 		for (char **m = gr->gr_mem; *m; m++) {
 			pw = getpwnam(*m);
 			if (pw && pw->pw_uid && !find_admin(out, pw->pw_uid) &&
-			    add_admin(out, pw->pw_uid, *m, g.names[i]))
+			    add_admin(out, pw->pw_uid, *m, g.names[i], false))
 				goto out;
 		}
 	}
+	/*
+	 * A group the file names and this machine does not know (yet: a
+	 * directory service not up) is not no group: its members are unknown.
+	 */
+	for (size_t i = 0; p->n_admin_groups && !g.unknown && i < g.n; i++)
+		if (!g.exists[i])
+			g.unknown = g.names[i];
 	for (size_t i = 0; i < p->n_uids; i++)
 		if (add_by_primary_group(&g, p->uids[i].uid, out))
 			goto out;
@@ -395,14 +415,21 @@ struct lockout {
 	char cgroup[ADMIN_CGROUP_LEN]; /* the cgroup of who's it holds in; "" if none named */
 };
 
-/* Does the rule r lock admins out? Into *out if so. */
-static bool rule_locks_out(unsigned int line, const char *section, const struct argguard_rule *r,
-			   const struct policy_admin *who, struct lockout *out)
+/*
+ * Does the rule r lock admins out? Into *out if so. Its section is at line,
+ * or, where the files have one each ([global], [setuid]), at the line
+ * limit_line gives for the limit.
+ */
+static bool rule_locks_out(unsigned int line, const unsigned int *limit_line, const char *section,
+			   const struct argguard_rule *r, const struct policy_admin *who,
+			   struct lockout *out)
 {
 	enum policy_limit l = locking_limit(r);
 
 	if (l == POLICY_NR_LIMITS)
 		return false;
+	if (limit_line && limit_line[l])
+		line = limit_line[l];
 	*out = (struct lockout){ .line = line, .rule = r, .limit = l, .who = who };
 	snprintf(out->section, sizeof(out->section), "%s", section);
 	return true;
@@ -426,7 +453,7 @@ static bool find_cgroup_lockout(const struct policy *p, const struct admin_cgrou
 		if (!held && !admin_cgroup(p->cgroups[i].path))
 			continue;
 		snprintf(section, sizeof(section), "cgroup %s", p->cgroups[i].path);
-		if (!rule_locks_out(p->cgroups[i].line, section, &p->cgroups[i].rule,
+		if (!rule_locks_out(p->cgroups[i].line, NULL, section, &p->cgroups[i].rule,
 				    held ? held->who : NULL, out))
 			continue;
 		if (held)
@@ -448,33 +475,44 @@ static bool find_lockout(const struct policy *p, const struct policy_admins *adm
 
 	if (p->mode == ARGGUARD_MODE_OFF || p->mode == ARGGUARD_MODE_AUDIT)
 		return false; /* nothing is denied; a mode out of range reads as enforce */
-	if (rule_locks_out(p->global_line, "global", &p->global, NULL, out) ||
-	    rule_locks_out(p->setuid_line, "setuid", &p->setuid, NULL, out))
+	if (rule_locks_out(p->global_line, p->global_limit_line, "global", &p->global, NULL, out) ||
+	    rule_locks_out(p->setuid_line, p->setuid_limit_line, "setuid", &p->setuid, NULL, out))
 		return true;
 	for (size_t i = 0; i < p->n_uids; i++) {
 		admin = p->uids[i].uid ? find_admin(admins, p->uids[i].uid) : NULL;
 		if (p->uids[i].uid && !admin)
 			continue;
 		snprintf(section, sizeof(section), "uid %u", p->uids[i].uid);
-		if (rule_locks_out(p->uids[i].line, section, &p->uids[i].rule, admin, out))
+		if (rule_locks_out(p->uids[i].line, NULL, section, &p->uids[i].rule, admin, out))
 			return true;
 	}
 	return find_cgroup_lockout(p, cgroups, out);
 }
 
-/* Log the lockout at priority, naming FILE:LINE, the rule, whom it locks out, and verdict. */
-static void log_lockout(int priority, const char *name, const struct lockout *k,
+/* Log the lockout at priority, naming FILE:LINE (where), the rule, whom it locks out, and verdict. */
+static void log_lockout(int priority, const char *where, const struct lockout *k,
 			const char *verdict)
 {
 	const struct policy_limit_info *limit = &policy_limits[k->limit];
 	uint64_t least = limit->lockout_floor;
 	bool in_k = limit->unit == POLICY_BYTES && !(least % 1024);
-	char whose[1024];
+	char whose[1024], in[ADMIN_CGROUP_LEN + 8] = "", who[96];
 
-	if (k->cgroup[0] && !k->who->uid)
+	if (k->cgroup[0])
+		snprintf(in, sizeof(in), " in %s", k->cgroup);
+	if (k->who && k->who->maybe) {
+		if (strncmp(k->who->user, "uid ", 4))
+			snprintf(who, sizeof(who), "%s (uid %u)", k->who->user, k->who->uid);
+		else
+			snprintf(who, sizeof(who), "%s", k->who->user); /* no name known */
+		snprintf(whose, sizeof(whose),
+			 "%s may be in group %s, which administers this machine (admin_groups) "
+			 "and which this host does not know now: for %s's shell and sudo%s",
+			 who, k->who->group, k->who->user, in);
+	} else if (k->cgroup[0] && k->who && !k->who->uid)
 		snprintf(whose, sizeof(whose), "for root's (uid 0) shell and sudo in %s",
 			 k->cgroup);
-	else if (k->cgroup[0])
+	else if (k->cgroup[0] && k->who)
 		snprintf(whose, sizeof(whose),
 			 "%s (uid %u) is in group %s, which administers this machine "
 			 "(admin_groups): for %s's shell and sudo in %s",
@@ -487,9 +525,9 @@ static void log_lockout(int priority, const char *name, const struct lockout *k,
 	else
 		snprintf(whose, sizeof(whose), "for root's shell and sudo");
 	log_at(priority,
-	       "%s:%u: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
+	       "%s: [%s] %s = %llu with action deny in enforce mode would lock admins out: "
 	       "%s it must be 0 (no limit) or at least %llu%s; %s",
-	       name, k->line, k->section, limit->key,
+	       where, k->section, limit->key,
 	       (unsigned long long)policy_limit_get(k->rule, k->limit), whose,
 	       (unsigned long long)(in_k ? least >> 10 : least), in_k ? "K" : "", verdict);
 }
@@ -497,6 +535,7 @@ static void log_lockout(int priority, const char *name, const struct lockout *k,
 int policy_lockout_gate(const struct policy *p, const struct policy_admins *admins,
 			const char *cgroup_root, const char *name, bool force)
 {
+	char where[POLICY_WHERE_MAX];
 	struct admin_cgroups cgroups;
 	struct lockout k;
 	bool found;
@@ -509,13 +548,14 @@ int policy_lockout_gate(const struct policy *p, const struct policy_admins *admi
 	free(cgroups.list);
 	if (!found)
 		return 0;
+	policy_where(p, k.line, name, where, sizeof(where));
 	if (force || p->allow_lockout) {
-		log_lockout(LOG_WARNING, name, &k,
+		log_lockout(LOG_WARNING, where, &k,
 			    force ? "accepted, as --force says"
 				  : "accepted, as allow_lockout = yes says");
 		return 1;
 	}
-	log_lockout(LOG_ERR, name, &k,
+	log_lockout(LOG_ERR, where, &k,
 		    "refused: fix the rule, try it in mode = audit first, or pass --force to "
 		    "check or apply it anyway (the daemon never forces: it applies such a file, at "
 		    "boot and on reload, only if its [global] says allow_lockout = yes)");

@@ -32,6 +32,7 @@ static const char *const key_names[NR_KEYS] = {
 	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
 	[KEY_LEARN_SIZES] = "learn_sizes",
 	[KEY_ADMIN_GROUPS] = "admin_groups",
+	[KEY_UNKNOWN_NAMES] = "unknown_names",
 	[KEY_ACTION] = "action",
 	[KEY_ERRNO] = "errno",
 	/* and from KEY_LIMIT on, one per row of POLICY_LIMITS */
@@ -70,11 +71,12 @@ static struct argguard_rule *add_uid_rule(struct policy_parser *ps, uint32_t uid
 {
 	struct argguard_rule rule = policy_rule_default();
 	struct policy *p = ps->p;
+	char first[POLICY_WHERE_MAX];
 
 	for (size_t i = 0; i < p->n_uids; i++) {
 		if (p->uids[i].uid == uid) {
-			policy_fail(ps, "a second rule for uid %u (the first is at line %u)", uid,
-				    p->uids[i].line);
+			policy_fail(ps, "a second rule for uid %u (the first is at %s)", uid,
+				    policy_line_from(ps, p->uids[i].line, ps->line, first));
 			return NULL;
 		}
 	}
@@ -104,7 +106,7 @@ static bool has_dot_component(const char *path)
 static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const char *path)
 {
 	struct argguard_rule rule = policy_rule_default();
-	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1], why[128];
+	char canonical[ARGGUARD_CGROUP_PATH_LEN - 1], why[128], first[POLICY_WHERE_MAX];
 	struct policy *p = ps->p;
 	size_t patterns = 0;
 	int err;
@@ -137,8 +139,9 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 	for (size_t i = 0; i < p->n_cgroups; i++) {
 		patterns += cgroup_is_pattern(p->cgroups[i].path);
 		if (!strcmp(p->cgroups[i].path, canonical)) {
-			policy_fail(ps, "a second rule for cgroup %s (the first is at line %u)",
-				    canonical, p->cgroups[i].line);
+			policy_fail(ps, "a second rule for cgroup %s (the first is at %s)",
+				    canonical,
+				    policy_line_from(ps, p->cgroups[i].line, ps->line, first));
 			return NULL;
 		}
 	}
@@ -149,36 +152,73 @@ static struct argguard_rule *add_cgroup_rule(struct policy_parser *ps, const cha
 	return added(ps, policy_add_cgroup(p, canonical, &rule, ps->line));
 }
 
-/* [global] or [setuid]: one rule, one section. */
+/*
+ * [global] or [setuid]: one rule, from a section in each file at most
+ * (*line the first's, *last the one before this), each of its keys set once
+ * in all of them (key_line).
+ */
 static struct argguard_rule *enter_single(struct policy_parser *ps, const char *section,
-					  unsigned int *line, struct argguard_rule *rule)
+					  unsigned int *line, unsigned int *last,
+					  unsigned int *key_line, struct argguard_rule *rule)
 {
-	if (*line) {
-		policy_fail(ps, "a second [%s] section (the first is at line %u)", section, *line);
+	char first[POLICY_WHERE_MAX];
+
+	if (*last > ps->first) {
+		policy_fail(ps, "a second [%s] section (the first is at %s)", section,
+			    policy_line_from(ps, *last, ps->line, first));
 		return NULL;
 	}
-	*line = ps->line;
+	if (!*line)
+		*line = ps->line;
+	*last = ps->line;
+	ps->key_line = key_line;
 	return rule;
+}
+
+/*
+ * [user NAME]: the rule of NAME's uid; NULL, and why, if there is none.
+ * A name this host does not know is skipped: its section is read, and
+ * dropped.
+ */
+static struct argguard_rule *enter_user(struct policy_parser *ps, const char *name)
+{
+	struct passwd *pw = getpwnam(name);
+
+	if (!pw) {
+		policy_unknown_name(ps, "rule skipped", "[user %s]: no such user on this host",
+				    name);
+		ps->skipped = policy_rule_default();
+		return ps->failed ? NULL : &ps->skipped;
+	}
+	if (pw->pw_uid == (uid_t)-1) {
+		policy_fail(ps, "[user %s]: uid %u is no one's", name, (unsigned int)pw->pw_uid);
+		return NULL;
+	}
+	return add_uid_rule(ps, pw->pw_uid);
 }
 
 /* Start a section: find or create the rule its keys go into, or fail. */
 void policy_enter_section(struct policy_parser *ps, const char *section)
 {
 	const char *arg = strchr(section, ' ');
+	struct policy *p = ps->p;
 	char kind[16];
 	uint64_t uid;
-	struct passwd *pw;
 
 	snprintf(ps->section, sizeof(ps->section), "%s", section);
 	ps->section_line = ps->line;
 	ps->key_in_section = false;
-	memset(ps->key_line, 0, sizeof(ps->key_line));
+	ps->rule = NULL;
+	memset(ps->rule_key_line, 0, sizeof(ps->rule_key_line));
+	ps->key_line = ps->rule_key_line;
 	if (!strcmp(section, "global")) {
-		ps->rule = enter_single(ps, section, &ps->p->global_line, &ps->p->global);
+		ps->rule = enter_single(ps, section, &p->global_line, &ps->global_header,
+					ps->global_key_line, &p->global);
 		return;
 	}
 	if (!strcmp(section, "setuid")) {
-		ps->rule = enter_single(ps, section, &ps->p->setuid_line, &ps->p->setuid);
+		ps->rule = enter_single(ps, section, &p->setuid_line, &ps->setuid_header,
+					ps->setuid_key_line, &p->setuid);
 		return;
 	}
 	if (!arg || (size_t)(arg - section) >= sizeof(kind))
@@ -193,17 +233,7 @@ void policy_enter_section(struct policy_parser *ps, const char *section)
 		}
 		ps->rule = add_uid_rule(ps, (uint32_t)uid);
 	} else if (!strcmp(kind, "user")) {
-		pw = getpwnam(arg);
-		if (!pw) {
-			policy_fail(ps, "[user %s]: no such user", arg);
-			return;
-		}
-		if (pw->pw_uid == (uid_t)-1) {
-			policy_fail(ps, "[user %s]: uid %u is no one's", arg,
-				    (unsigned int)pw->pw_uid);
-			return;
-		}
-		ps->rule = add_uid_rule(ps, pw->pw_uid);
+		ps->rule = enter_user(ps, arg);
 	} else if (!strcmp(kind, "cgroup")) {
 		ps->rule = add_cgroup_rule(ps, arg);
 	} else {
@@ -260,9 +290,11 @@ static size_t admin_groups_printed(const struct policy *p)
 }
 
 /*
- * admin_groups = sudo, adm, ops: groups that exist, each named once, few
- * enough that policy_print() writes them on one line. The list is checked
- * whole before any group is looked up.
+ * admin_groups = sudo, adm, ops: groups, each named once, few enough that
+ * policy_print() writes them on one line. The list is checked whole before
+ * any group is looked up. A group this host does not know is kept, with a
+ * warning: policy_admins_lookup() counts each uid a rule names as maybe
+ * its member, so the gate does not protect fewer admins for it.
  */
 static void set_admin_groups(struct policy_parser *ps, const char *value)
 {
@@ -310,13 +342,13 @@ static void set_admin_groups(struct policy_parser *ps, const char *value)
 			    p->n_admin_groups, admin_groups_printed(p), POLICY_LINE_MAX);
 		return;
 	}
-	for (size_t i = 0; i < p->n_admin_groups; i++) {
-		if (!getgrnam(p->admin_groups[i])) {
-			policy_fail(ps, "admin_groups = %s: no such group %s", value,
-				    p->admin_groups[i]);
-			return;
-		}
-	}
+	for (size_t i = 0; i < p->n_admin_groups && !ps->failed; i++)
+		if (!getgrnam(p->admin_groups[i]))
+			policy_unknown_name(ps,
+					    "the lockout gate counts each uid a rule names as "
+					    "maybe its member",
+					    "admin_groups = %s: no such group %s on this host",
+					    value, p->admin_groups[i]);
 }
 
 /* The keys that take a count of records: its bound, what it means, and where it goes. */
@@ -369,6 +401,12 @@ static void set_global_key(struct policy_parser *ps, enum policy_key key, const 
 	case KEY_ADMIN_GROUPS:
 		set_admin_groups(ps, value);
 		break;
+	case KEY_UNKNOWN_NAMES:
+		if (strcmp(value, "warn") && strcmp(value, "error"))
+			policy_fail(ps, "%s = %s: expected warn or error", name, value);
+		else
+			p->unknown_names_error = !strcmp(value, "error");
+		break;
 	default:
 		break;
 	}
@@ -379,9 +417,13 @@ static void set_limit(struct policy_parser *ps, enum policy_limit l, const char 
 	const struct policy_limit_info *limit = &policy_limits[l];
 	uint64_t n;
 
-	if (parse_number(value, limit->max, &n))
+	if (parse_number(value, limit->max, &n)) {
 		policy_limit_set(ps->rule, l, n);
-	else if (limit->unit == POLICY_BYTES)
+		if (ps->rule == &ps->p->global)
+			ps->p->global_limit_line[l] = ps->section_line;
+		else if (ps->rule == &ps->p->setuid)
+			ps->p->setuid_limit_line[l] = ps->section_line;
+	} else if (limit->unit == POLICY_BYTES)
 		policy_fail(ps,
 			    "%s = %s: expected a byte count such as 4096, 256K or 4M, from 0 (no "
 			    "limit) "
@@ -433,11 +475,14 @@ static const char *limit_keys(char *buf, size_t len)
 
 void policy_set_key(struct policy_parser *ps, const char *name, const char *value)
 {
-	char limits[256];
+	char limits[256], first[POLICY_WHERE_MAX];
 	int key;
 
 	if (!ps->rule) {
-		policy_fail(ps, "'%s' outside any section: start with [global]", name);
+		policy_fail(ps,
+			    "'%s' outside any section: start the file with a section, such as "
+			    "[global]",
+			    name);
 		return;
 	}
 	ps->key_in_section = true;
@@ -449,12 +494,12 @@ void policy_set_key(struct policy_parser *ps, const char *name, const char *valu
 				    ? ""
 				    : " (or mode, empty_argv, argv_head_bytes, "
 				      "event_rate, event_burst, event_rate_total, "
-				      "allow_lockout, learn_sizes, admin_groups)");
+				      "allow_lockout, learn_sizes, admin_groups, unknown_names)");
 		return;
 	}
 	if (ps->key_line[key]) {
-		policy_fail(ps, "a second '%s' in [%s] (the first is at line %u)", name,
-			    ps->section, ps->key_line[key]);
+		policy_fail(ps, "a second '%s' in [%s] (the first is at %s)", name, ps->section,
+			    policy_line_from(ps, ps->key_line[key], ps->line, first));
 		return;
 	}
 	ps->key_line[key] = ps->line;

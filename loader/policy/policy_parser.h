@@ -25,6 +25,7 @@ enum policy_key {
 	KEY_ALLOW_LOCKOUT,
 	KEY_LEARN_SIZES,
 	KEY_ADMIN_GROUPS,
+	KEY_UNKNOWN_NAMES,
 	KEY_ACTION,
 	KEY_ERRNO,
 	KEY_LIMIT,
@@ -33,23 +34,44 @@ enum policy_key {
 
 #define FIRST_RULE_KEY KEY_ACTION
 
+/* A name this host does not know: skipped with a warning, or an error (unknown_names). */
+struct policy_unknown {
+	unsigned int line;
+	char *what; /* "[user NAME]: no such user on this host" */
+	const char *skipped; /* what a warning says was done instead: "rule skipped" */
+};
+
 /*
  * The state of one parse: the line just read, and the section it is in.
- * The reader stops at the first error.
+ * The reader stops at the first error. Lines are numbered on across the
+ * files read (struct policy_part), which p->parts lists.
  */
 struct policy_parser {
 	FILE *in;
-	const char *name;
+	const char *name; /* of the file being read */
 	struct policy *p;
 	unsigned int line;
+	unsigned int first; /* the line before the first of the file being read */
 	char text[POLICY_LINE_MAX + 1]; /* the line just read, its line ending left out */
 	char section[POLICY_LINE_MAX + 1]; /* the name of the section being read */
-	unsigned int section_line; /* its header's line; 0 before the first */
-	struct argguard_rule *rule; /* its rule; NULL before the first section */
+	unsigned int section_line; /* its header's line; 0 before the first in this file */
+	struct argguard_rule *rule; /* its rule; NULL before the first section in this file */
 	bool key_in_section; /* a key was read since its header */
-	unsigned int key_line[NR_KEYS]; /* where the section set each key */
+	/*
+	 * Where the section set each key: rule_key_line for a [uid], [user] or
+	 * [cgroup] section, global_key_line or setuid_key_line, kept from file
+	 * to file, for [global] or [setuid].
+	 */
+	unsigned int *key_line;
+	unsigned int rule_key_line[NR_KEYS], global_key_line[NR_KEYS], setuid_key_line[NR_KEYS];
+	unsigned int global_header, setuid_header; /* the line of the last [global], [setuid] */
+	struct argguard_rule
+		skipped; /* a skipped section's rule: its keys are read, then dropped */
+	struct policy_unknown *unknown; /* the names skipped, in order */
+	size_t n_unknown;
 	bool have_mode;
 	bool failed;
+	bool read_error;
 };
 
 /*
@@ -61,6 +83,21 @@ void policy_fail(struct policy_parser *ps, const char *fmt, ...)
 
 /* Fail, naming another line: a section's header, say. */
 void policy_fail_at(struct policy_parser *ps, unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Where line is, for a message about line from: "line N" if both are in
+ * one file, else "FILE:N". Into buf (POLICY_WHERE_MAX bytes).
+ */
+const char *policy_line_from(const struct policy_parser *ps, unsigned int line, unsigned int from,
+			     char *buf);
+
+/*
+ * A name this host does not know, at the line just read: at the end of the
+ * parse "FILE:LINE: WHAT; SKIPPED", a warning, or an error if the file says
+ * unknown_names = error.
+ */
+void policy_unknown_name(struct policy_parser *ps, const char *skipped, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* s without the white space at its start and its end (cut off in place). */

@@ -21,8 +21,8 @@
 #include "argguard.skel.h"
 #include "kernel_features.h"
 #include "log.h"
+#include "names.h"
 #include "pin_dir.h"
-#include "pinned_prog.h"
 #include "start_plan.h"
 
 /* The skeleton's map for a map pin, its program and link for a link pin. */

@@ -17,8 +17,8 @@
 #include "argguard.skel.h"
 #include "kernel_features.h"
 #include "log.h"
+#include "names.h"
 #include "pin_dir.h"
-#include "pinned_prog.h"
 #include "program_load.h"
 #include "start_plan.h"
 

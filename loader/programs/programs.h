@@ -3,7 +3,7 @@
  * A start of argguard's BPF programs, and the maps the daemon runs with:
  * the pins taken as they are, or a full load (program_load.h) first. What
  * is pinned, and where, is the pin table's (pins.h); the pin directory's
- * making and emptying are pin_dir.h's, the run lock run_lock.h's.
+ * making and emptying, and the run lock, are pin_dir.h's.
  */
 #ifndef ARGGUARD_PROGRAMS_H
 #define ARGGUARD_PROGRAMS_H

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "json_writer.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,6 +224,14 @@ void json_string(struct json_writer *w, const char *key, const char *s, size_t l
 	end_value(w);
 }
 
+void json_str(struct json_writer *w, const char *key, const char *s)
+{
+	if (s)
+		json_string(w, key, s, strlen(s));
+	else
+		json_null(w, key);
+}
+
 void json_hex(struct json_writer *w, const char *key, const void *bytes, size_t len)
 {
 	static const char digits[] = "0123456789abcdef";
@@ -287,14 +296,6 @@ void json_literal(struct json_writer *w, const char *key, const char *text, size
 	scalar(w, key, text, len);
 }
 
-void json_fixed3(struct json_writer *w, const char *key, double v)
-{
-	char text[32];
-	int n = snprintf(text, sizeof(text), "%.3f", v);
-
-	scalar(w, key, text, n > 0 && (size_t)n < sizeof(text) ? (size_t)n : 0);
-}
-
 void json_field(struct json_writer *w, const char *name, const char *text)
 {
 	json_field2(w, name, "", text);
@@ -307,4 +308,18 @@ void json_field2(struct json_writer *w, const char *name, const char *prefix, co
 	put(w, prefix, strlen(prefix));
 	put(w, text, strlen(text));
 	put(w, "", 1);
+}
+
+int json_writer_print(struct json_writer *w, FILE *out)
+{
+	size_t len;
+	char *text;
+
+	put_char(w, '\n');
+	text = json_writer_finish(w, &len);
+	if (!text)
+		return -ENOMEM;
+	fwrite(text, 1, len, out);
+	free(text);
+	return 0;
 }

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A JSON writer that appends straight to one growing buffer: a record is
- * written in one pass, with no tree of objects to build and free. The same
- * calls also write journald's fields: with fields set, each member of the
- * outermost object becomes "ARGGUARD_<KEY>=<value>", NUL-terminated, its
- * string value as it is and any other value as JSON text; null members are
- * left out.
+ * argguard's one JSON writer: it appends straight to one growing buffer, so
+ * a record, argguard status or a report is written in one pass, with no
+ * tree of objects to build and free. The same calls also write journald's
+ * fields: with fields set, each member of the outermost object becomes
+ * "ARGGUARD_<KEY>=<value>", NUL-terminated, its string value as it is and
+ * any other value as JSON text; null members are left out.
  *
- * Strings must be valid UTF-8 (event_json.c writes hex for anything else).
- * Out of memory, the writer stops writing and json_writer_finish() gives NULL.
+ * Keys are the program's own names, written unescaped. Strings are written
+ * as they are but for what JSON must escape, so they must be UTF-8 to make
+ * JSON (event_json.c writes hex for anything else). Out of memory, the
+ * writer stops writing and json_writer_finish() gives NULL.
  */
 #ifndef ARGGUARD_JSON_WRITER_H
 #define ARGGUARD_JSON_WRITER_H
@@ -16,8 +18,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
-#define JSON_WRITER_MAX_DEPTH 8
+/*
+ * One more than the objects and arrays a writer can have open at once:
+ * argguard report nests 9 (a bucket, in a metric's buckets, in a cgroup's
+ * metrics, in a pattern's cgroups, in the scopes).
+ */
+#define JSON_WRITER_MAX_DEPTH 12
 
 struct json_writer {
 	char *buf;
@@ -44,6 +52,8 @@ void json_end_object(struct json_writer *w);
 void json_begin_array(struct json_writer *w, const char *key);
 void json_end_array(struct json_writer *w);
 void json_string(struct json_writer *w, const char *key, const char *s, size_t len);
+/* s up to its NUL; s NULL: null. */
+void json_str(struct json_writer *w, const char *key, const char *s);
 void json_hex(struct json_writer *w, const char *key, const void *bytes, size_t len);
 void json_u64(struct json_writer *w, const char *key, uint64_t v);
 void json_s64(struct json_writer *w, const char *key, int64_t v);
@@ -51,11 +61,12 @@ void json_boolean(struct json_writer *w, const char *key, bool v);
 void json_null(struct json_writer *w, const char *key);
 /* A number, true or false, as text spells it. */
 void json_literal(struct json_writer *w, const char *key, const char *text, size_t len);
-/* v with three decimals. */
-void json_fixed3(struct json_writer *w, const char *key, double v);
 
 /* Fields only: one more field, "NAME=text" (json_field2: "NAME=prefixtext"), as it is. */
 void json_field(struct json_writer *w, const char *name, const char *text);
 void json_field2(struct json_writer *w, const char *name, const char *prefix, const char *text);
+
+/* Print the text written and a newline to out, and free it: 0, or -ENOMEM. */
+int json_writer_print(struct json_writer *w, FILE *out);
 
 #endif /* ARGGUARD_JSON_WRITER_H */

@@ -65,7 +65,12 @@ static char *hex_of(const char *s, size_t len)
 	return hex;
 }
 
-char *record_string(const char *buf, size_t max, bool *hex)
+/*
+ * A kernel string of at most max bytes: the bytes themselves if they are
+ * UTF-8, else their hex digits (and *hex is true); free() it, NULL when out
+ * of memory.
+ */
+static char *record_string(const char *buf, size_t max, bool *hex)
 {
 	size_t len = strnlen(buf, max);
 

@@ -23,16 +23,12 @@ bool record_is_utf8(const char *s, size_t len);
 char *record_message(const struct record *r);
 
 /*
- * How records spell what the sinks pass on. record_string(): a kernel
- * string of at most max bytes, the bytes themselves if they are UTF-8, else
- * their hex digits (and *hex is true); free() it, NULL when out of memory.
- * record_errno(): an errno's name ("E2BIG"), or its number, in buf, where it
+ * How records spell what the sinks pass on. record_errno(): an errno's name ("E2BIG"), or its number, in buf, where it
  * has none. record_interpreter(): a script's interpreter as binfmt_script
  * finds it in the "#!" line, the len bytes at *name; false for no script.
  * record_sizes(): where argv_bytes and the rest came from: "exact" (a
  * patched kernel's counts), "derived" (from the total) or "unknown".
  */
-char *record_string(const char *buf, size_t max, bool *hex);
 const char *record_errno(int32_t err, char *buf, size_t len);
 bool record_interpreter(const struct argguard_event *e, const char **name, size_t *len);
 const char *record_sizes(const struct argguard_event *e);

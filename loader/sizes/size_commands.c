@@ -2,7 +2,7 @@
 /*
  * argguard report and argguard suggest: read the live policy (which slot
  * is whose) and the size distributions from the pinned maps, then print
- * them (size_report.c) or a policy made from them (sizes.c).
+ * them (size_report.c) or a policy made from them (size_data.c).
  */
 #include "size_commands.h"
 
@@ -16,7 +16,7 @@
 #include "policy_diff.h"
 #include "policy_maps.h"
 #include "size_report.h"
-#include "sizes_maps.h"
+#include "size_maps.h"
 
 /* The live policy and the distributions. 0, or 1 with the error logged. */
 static int read_live(struct policy *live, struct size_data *d)

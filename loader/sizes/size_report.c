@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "size_report.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "cgroup_pattern.h"
 #include "container.h"
-#include "metrics.h"
+#include "json_writer.h"
+#include "log.h"
 #include "size_bucket.h"
-#include "terminal_safe.h"
 
 #define BAR_WIDTH 40
 
-void size_format(char *buf, size_t len, uint64_t v, bool bytes)
+/* Bytes as argguard.conf(5) writes them where exact ("4K", "1M"), else digits. */
+static void size_format(char *buf, size_t len, uint64_t v, bool bytes)
 {
 	if (bytes && v && !(v % (1ULL << 30)))
 		snprintf(buf, len, "%" PRIu64 "G", v >> 30);
@@ -182,181 +180,156 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 	}
 }
 
-static json_object *metric_object(const struct size_hist *h, int m)
+/* {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}: the buckets that counted. */
+static void write_metric(struct json_writer *w, const struct size_hist *h, int m)
 {
-	json_object *obj = json_object_new_object(), *buckets = json_object_new_array();
-
-	if (!obj || !buckets) {
-		json_object_put(obj);
-		json_object_put(buckets);
-		return NULL;
-	}
-	json_object_object_add(obj, "count", json_object_new_uint64(size_hist_execs(h, m)));
-	json_object_object_add(obj, "max", json_object_new_uint64(h->max[m]));
-	json_object_object_add(obj, "sum", json_object_new_uint64(h->sum[m]));
-	json_object_object_add(obj, "buckets", buckets);
+	json_begin_object(w, size_metric_name(m));
+	json_u64(w, "count", size_hist_execs(h, m));
+	json_u64(w, "max", h->max[m]);
+	json_u64(w, "sum", h->sum[m]);
+	json_begin_array(w, "buckets");
 	for (int b = 0; b < ARGGUARD_SIZE_BUCKETS; b++) {
-		json_object *bucket;
-
 		if (!h->count[m][b])
 			continue;
-		bucket = json_object_new_object();
-		if (!bucket)
-			continue;
-		json_object_object_add(bucket, "low", json_object_new_uint64(size_bucket_low(b)));
-		json_object_object_add(bucket, "high", json_object_new_uint64(size_bucket_high(b)));
-		json_object_object_add(bucket, "count", json_object_new_uint64(h->count[m][b]));
-		json_object_array_add(buckets, bucket);
+		json_begin_object(w, NULL);
+		json_u64(w, "low", size_bucket_low(b));
+		json_u64(w, "high", size_bucket_high(b));
+		json_u64(w, "count", h->count[m][b]);
+		json_end_object(w);
 	}
-	return obj;
+	json_end_array(w);
+	json_end_object(w);
 }
 
-static json_object *limits_array(const struct size_hist *h, const struct argguard_rule *r)
+/* {metric: write_metric()}, for each metric that counted an exec. */
+static void write_metrics(struct json_writer *w, const struct size_hist *h)
 {
-	json_object *arr = json_object_new_array();
+	json_begin_object(w, "metrics");
+	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
+		if (size_hist_execs(h, m))
+			write_metric(w, h, m);
+	json_end_object(w);
+}
 
-	for (int l = 0; arr && r && l < POLICY_NR_LIMITS; l++) {
+/* [{"limit", "value", "over_at_least", "over_at_most"}]: r's limits on what was counted. */
+static void write_limits(struct json_writer *w, const struct size_hist *h,
+			 const struct argguard_rule *r)
+{
+	json_begin_array(w, "limits");
+	for (int l = 0; r && l < POLICY_NR_LIMITS; l++) {
 		int m = l % ARGGUARD_NR_SIZE_METRICS;
 		uint64_t limit = policy_limit_get(r, l), least, most;
-		json_object *o;
 
 		if (!limit || !size_hist_execs(h, m))
 			continue;
 		size_hist_over(h, m, limit, &least, &most);
-		o = json_object_new_object();
-		if (!o)
-			continue;
-		json_object_object_add(o, "limit", json_object_new_string(policy_limits[l].key));
-		json_object_object_add(o, "value", json_object_new_uint64(limit));
-		json_object_object_add(o, "over_at_least", json_object_new_uint64(least));
-		json_object_object_add(o, "over_at_most", json_object_new_uint64(most));
-		json_object_array_add(arr, o);
+		json_begin_object(w, NULL);
+		json_str(w, "limit", policy_limits[l].key);
+		json_u64(w, "value", limit);
+		json_u64(w, "over_at_least", least);
+		json_u64(w, "over_at_most", most);
+		json_end_object(w);
 	}
-	return arr;
+	json_end_array(w);
 }
 
 /* {"cgroup": path or null, "cgroup_id", "container": {"runtime", "id"} or null, "execs", "metrics"} */
-static json_object *cgroup_object(const struct size_cgroup *c)
+static void write_cgroup(struct json_writer *w, const struct size_cgroup *c)
 {
-	json_object *obj = json_object_new_object(), *metrics = json_object_new_object(),
-		    *container = NULL;
 	struct container ct;
 
-	if (!obj || !metrics) {
-		json_object_put(obj);
-		json_object_put(metrics);
-		return NULL;
-	}
+	json_begin_object(w, NULL);
+	json_str(w, "cgroup", c->cgroup);
+	json_u64(w, "cgroup_id", c->cgroup_id);
 	if (c->cgroup && container_from_cgroup(c->cgroup, &ct)) {
-		container = json_object_new_object();
-		if (container) {
-			json_object_object_add(container, "runtime",
-					       json_object_new_string(ct.runtime));
-			json_object_object_add(container, "id", json_object_new_string(ct.id));
-		}
+		json_begin_object(w, "container");
+		json_str(w, "runtime", ct.runtime);
+		json_str(w, "id", ct.id);
+		json_end_object(w);
+	} else {
+		json_null(w, "container");
 	}
-	json_object_object_add(obj, "cgroup", c->cgroup ? json_object_new_string(c->cgroup) : NULL);
-	json_object_object_add(obj, "cgroup_id", json_object_new_uint64(c->cgroup_id));
-	json_object_object_add(obj, "container", container);
-	json_object_object_add(
-		obj, "execs",
-		json_object_new_uint64(size_hist_execs(&c->hist, ARGGUARD_SIZE_TOTAL_BYTES)));
-	json_object_object_add(obj, "metrics", metrics);
-	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
-		if (size_hist_execs(&c->hist, m))
-			json_object_object_add(metrics, size_metric_name(m),
-					       metric_object(&c->hist, m));
-	return obj;
+	json_u64(w, "execs", size_hist_execs(&c->hist, ARGGUARD_SIZE_TOTAL_BYTES));
+	write_metrics(w, &c->hist);
+	json_end_object(w);
 }
 
-static json_object *scope_object(const struct size_data *d, int s, const struct policy *policy)
+static void write_scope(struct json_writer *w, const struct size_data *d, int s,
+			const struct policy *policy)
 {
 	const struct size_scope *sc = &d->scopes[s];
-	json_object *obj = json_object_new_object(), *metrics = json_object_new_object();
 	char name[300];
 
-	if (!obj || !metrics) {
-		json_object_put(obj);
-		json_object_put(metrics);
-		return NULL;
-	}
 	size_scope_name(sc, name, sizeof(name));
-	json_object_object_add(obj, "scope", json_object_new_string(name));
+	json_begin_object(w, NULL);
+	json_str(w, "scope", name);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_UID)
-		json_object_object_add(obj, "uid", json_object_new_uint64(sc->uid));
+		json_u64(w, "uid", sc->uid);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP)
-		json_object_object_add(obj, "cgroup", json_object_new_string(sc->path));
-	json_object_object_add(
-		obj, "execs",
-		json_object_new_uint64(size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES)));
-	json_object_object_add(obj, "metrics", metrics);
-	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
-		if (size_hist_execs(&d->hist[s], m))
-			json_object_object_add(metrics, size_metric_name(m),
-					       metric_object(&d->hist[s], m));
-	json_object_object_add(obj, "limits",
-			       limits_array(&d->hist[s], size_slots_rule(policy, sc)));
+		json_str(w, "cgroup", sc->path);
+	json_u64(w, "execs", size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES));
+	write_metrics(w, &d->hist[s]);
+	write_limits(w, &d->hist[s], size_slots_rule(policy, sc));
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP && cgroup_is_pattern(sc->path)) {
-		json_object *cgroups = json_object_new_array();
-
-		for (size_t i = 0; cgroups && i < d->n_cgroups; i++)
+		json_begin_array(w, "cgroups");
+		for (size_t i = 0; i < d->n_cgroups; i++)
 			if (d->cgroups[i].slot == (uint32_t)s)
-				json_object_array_add(cgroups, cgroup_object(&d->cgroups[i]));
-		json_object_object_add(obj, "cgroups", cgroups);
+				write_cgroup(w, &d->cgroups[i]);
+		json_end_array(w);
 	}
-	return obj;
+	json_end_object(w);
 }
 
-static json_object *largest_object(const struct size_data *d, const struct size_exec *e)
+static void write_largest(struct json_writer *w, const struct size_data *d,
+			  const struct size_exec *e)
 {
-	json_object *o = json_object_new_object();
 	char name[300];
 
-	if (!o)
-		return NULL;
 	size_scope_name(&d->scopes[e->slot % ARGGUARD_SIZE_SLOTS], name, sizeof(name));
-	json_object_object_add(o, "total_bytes", json_object_new_uint64(e->total_bytes));
-	json_object_object_add(o, "argv_bytes",
-			       e->exact ? json_object_new_uint64(e->argv_bytes) : NULL);
-	json_object_object_add(o, "envp_bytes",
-			       e->exact ? json_object_new_uint64(e->envp_bytes) : NULL);
-	json_object_object_add(o, "argc", json_object_new_uint64(e->argc));
-	json_object_object_add(o, "envc", json_object_new_uint64(e->envc));
-	json_object_object_add(o, "uid", json_object_new_uint64(e->uid));
-	json_object_object_add(o, "comm", json_object_new_string(e->comm));
-	json_object_object_add(o, "scope", json_object_new_string(name));
-	json_object_object_add(o, "cgroup", e->cgroup ? json_object_new_string(e->cgroup) : NULL);
-	return o;
+	json_begin_object(w, NULL);
+	json_u64(w, "total_bytes", e->total_bytes);
+	if (e->exact) {
+		json_u64(w, "argv_bytes", e->argv_bytes);
+		json_u64(w, "envp_bytes", e->envp_bytes);
+	} else {
+		json_null(w, "argv_bytes");
+		json_null(w, "envp_bytes");
+	}
+	json_u64(w, "argc", e->argc);
+	json_u64(w, "envc", e->envc);
+	json_u64(w, "uid", e->uid);
+	json_str(w, "comm", e->comm);
+	json_str(w, "scope", name);
+	json_str(w, "cgroup", e->cgroup);
+	json_end_object(w);
 }
 
 /*
  * {"policy": name, "scopes": [{"scope", "uid"|"cgroup", "execs", "metrics": {metric:
  * {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}}, "limits": [{"limit",
  * "value", "over_at_least", "over_at_most"}], and for a pattern's rule "cgroups":
- * [cgroup_object()]}], "largest": [{...}]}
+ * [write_cgroup()]}], "largest": [{...}]}
  */
 static int print_json(FILE *out, const struct size_data *d, const struct policy *policy,
 		      const char *policy_name)
 {
-	json_object *obj = json_object_new_object(), *scopes = json_object_new_array(),
-		    *largest = json_object_new_array();
+	struct json_writer w;
 
-	if (!obj || !scopes || !largest) {
-		json_object_put(obj);
-		json_object_put(scopes);
-		json_object_put(largest);
-		return -ENOMEM;
-	}
-	json_object_object_add(obj, "policy", json_object_new_string(policy_name));
-	json_object_object_add(obj, "scopes", scopes);
-	json_object_object_add(obj, "largest", largest);
+	json_writer_init(&w, false);
+	json_begin_object(&w, NULL);
+	json_str(&w, "policy", policy_name);
+	json_begin_array(&w, "scopes");
 	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++)
 		if (size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES) &&
 		    size_scope_shown(&d->scopes[s]))
-			json_object_array_add(scopes, scope_object(d, s, policy));
+			write_scope(&w, d, s, policy);
+	json_end_array(&w);
+	json_begin_array(&w, "largest");
 	for (size_t i = 0; i < d->n_largest; i++)
-		json_object_array_add(largest, largest_object(d, &d->largest[i]));
-	return json_print_object(out, obj);
+		write_largest(&w, d, &d->largest[i]);
+	json_end_array(&w);
+	json_end_object(&w);
+	return json_writer_print(&w, out);
 }
 
 int size_report_print(FILE *out, const struct size_data *d, const struct policy *policy,

@@ -10,10 +10,7 @@
 #include <stdio.h>
 
 #include "policy.h"
-#include "sizes.h"
-
-/* Bytes as argguard.conf(5) writes them where exact ("4K", "1M"), else digits. */
-void size_format(char *buf, size_t len, uint64_t v, bool bytes);
+#include "size_data.h"
 
 /*
  * Print d. Each limit is judged from policy's rule for the slot's scope

@@ -3,7 +3,7 @@
 #
 # Run every benchmark and write the results: the kernel series (stock and
 # patched guests), exec overhead, offending execs, the audit pipeline and
-# footprint (patched guest), and record formatting on the host. Guests boot
+# footprint (patched guest), and argguard's JSON on the host. Guests boot
 # with -icount, so guest time counts instructions and runs repeat; the
 # figures are printed and written, never asserted. argguard's exec overhead
 # is the mean over OVERHEAD_BOOTS boots of each kernel (see there).
@@ -121,11 +121,8 @@ run_guests() {
 }
 
 run_host() {
-	local i
-	log "record formatting: host"
-	for ((i = 0; i < 5; i++)); do
-		"$BUILD/tests/bench_event_json" 200000
-	done >"$RAW/event_json.tsv"
+	log "argguard's JSON, its writer against json-c: host"
+	"$BUILD/tests/bench_json" >"$RAW/json.tsv"
 }
 
 # storm_tsv CONFIG: the storm's figures for one way of logging, medians
@@ -230,10 +227,11 @@ write_tsv() {
 			version_rows "$v" "-$v"
 		fi
 	done
-	for kind in deny_256B_head kernel_refused deny_hex_head; do
-		printf 'host\tevent_to_json\t%s\t%s\trecords/s\n' "$kind" \
-			"$(awk -F'\t' -v k="$kind" '$1 == k { print $2 }' "$RAW/event_json.tsv" | median)"
-	done
+	# bench_json: case, the writer's and json-c's outputs a second, json-c's time over the writer's
+	awk -F'\t' 'NF == 5 && $1 !~ /^#/ {
+		if ($1 !~ /^(status|report)$/)
+			printf "host\tevent_to_json\t%s\t%s\trecords/s\n", $1, $2
+		printf "host\tjson_c_over_writer\t%s\t%s\tx\n", $1, $4 }' "$RAW/json.tsv"
 	awk -F'\t' 'NF == 4 && $1 ~ /^(pointer_flood|exploit2010)/ {
 		printf "kernel\t%s\t%s\t%s\ts\n", $1, $2, $3 }' "$RAW/kernel-series.tsv"
 	# exec-cost.sh: "6.1: mean of the medians, stock S, patched P: patched +X%"
@@ -354,6 +352,7 @@ write_md() {
 	echo "| CPU per logged record: argguard / journald / auditd, µs | $(cpu_cell all) | $(cpu_cell json) | $(cpu_cell auditd) |"
 	echo "| argguard's CPU per record, each exec from a cgroup of its own, among 100 / 10,000 cgroups | $(fig audit cgroup_cpu_per_record 100) / $(fig audit cgroup_cpu_per_record 10000) µs |"
 	echo "| host: event_to_json, records/s (256 B head / kernel-refused / hex head) | $(fig host event_to_json deny_256B_head) / $(fig host event_to_json kernel_refused) / $(fig host event_to_json deny_hex_head) |"
+	echo "| host: json-c's time over the JSON writer's: records (256 B head / kernel-refused / hex head), status, report | $(fig host json_c_over_writer deny_256B_head) / $(fig host json_c_over_writer kernel_refused) / $(fig host json_c_over_writer deny_hex_head), $(fig host json_c_over_writer status), $(fig host json_c_over_writer report) |"
 	echo
 	echo "| footprint | |"
 	echo "|---|---|"
@@ -424,7 +423,7 @@ main() {
 	BUILD=$(cd "$BUILD" && pwd)
 	OUT=${2:-$ROOT/tests/bench/results}
 	RAW=$BUILD/bench
-	[[ -x $BUILD/tests/execloop && -x $BUILD/tests/bench_event_json ]] ||
+	[[ -x $BUILD/tests/execloop && -x $BUILD/tests/bench_json ]] ||
 		die "build the tree first, configured with -DARGGUARD_KERNEL_DIR=\$(vm/kernel.sh): cmake --build $BUILD"
 	command -v gnuplot >/dev/null || die "gnuplot is missing: vm/install-deps.sh installs gnuplot-nox"
 	mkdir -p "$RAW" "$OUT"

@@ -17,7 +17,7 @@ fail() {
 }
 
 # skip REASON: end the test here, reported "ok N - name # SKIP REASON". In
-# CI a skip counts as a failure (tests/tap-summary.sh).
+# CI a skip counts as a failure (tests/checks/tap-summary.sh).
 skip() {
 	printf '%s' "$*" | tr '\n' ' ' >"${ARGGUARD_SKIP_FILE:?skip: not run by run-suite.sh}"
 	exit 77

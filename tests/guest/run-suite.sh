@@ -10,7 +10,7 @@
 # that command, its line and its status. A command the test expects to fail
 # says so (outcome, expect, expect_fail, `|| true`). A test that calls
 # skip "REASON" is reported "ok N - name # SKIP REASON". Exits nonzero if a
-# test failed; whether a skip may pass is for tests/tap-summary.sh to say.
+# test failed; whether a skip may pass, tests/checks/tap-summary.sh says.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)

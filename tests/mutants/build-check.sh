@@ -3,10 +3,10 @@
 # Every guest mutant still compiles. A hunk whose code moved away can go on
 # applying to some other line where its names mean nothing: the mutant then
 # plants no bug, and only a guest boot would say so ("does not build").
-# Each C file a mutant changes, and the BPF program where it changes
-# anything in bpf/, is compiled with -fsyntax-only as the build compiles
-# it: the loader's files by compile_commands.json, the BPF program by the
-# flags bpf/CMakeLists.txt passes here. TAP, one line per guest mutant.
+# Each C file a mutant changes, and every part of the BPF object where it
+# changes anything in bpf/, is compiled with -fsyntax-only as the build
+# compiles it: the loader's files by compile_commands.json, the BPF parts
+# by the flags bpf/CMakeLists.txt passes here. TAP, one line per guest mutant.
 #
 # usage: tests/mutants/build-check.sh BUILD_DIR CLANG BPF_CFLAGS...
 set -euo pipefail
@@ -31,10 +31,13 @@ compile_loader() {
 	(cd "$dir" && eval "$cmd") 2>&1
 }
 
+# compile_bpf WORK: each part of the BPF object (bpf/*.bpf.c) in WORK.
 compile_bpf() {
-	local work=$1
+	local work=$1 part
 	local flags=("${BPF_CFLAGS[@]//"$ROOT/bpf"/"$work/bpf"}")
-	"$CLANG" "${flags[@]}" -fsyntax-only "$work/bpf/argguard.bpf.c" 2>&1
+	for part in "$work"/bpf/*.bpf.c; do
+		"$CLANG" "${flags[@]}" -fsyntax-only "$part" 2>&1 || return
+	done
 }
 
 # check PATCH: compiles what the patch changes, in a patched copy of the tree.
@@ -52,7 +55,7 @@ check() {
 		case $file in
 		bpf/*)
 			((bpf_done)) || out=$(compile_bpf "$work") || rc=1
-			bpf_done=1 # one program holds every file of bpf/
+			bpf_done=1 # every part, whichever files of bpf/ it changes
 			;;
 		loader/*.c) out=$(compile_loader "$work" "$file") || rc=1 ;;
 		loader/*.h)

@@ -6,7 +6,7 @@
 # per mutant; here each mutant is built in one copy of the tree,
 # incrementally (apply, build what changed, save the artefact, reverse),
 # and one guest (vm/run.sh --job mutants, which runs
-# tests/guest/mutants-job.sh) installs each in turn over the package, runs
+# tests/guest/mutants/job.sh) installs each in turn over the package, runs
 # the tests its catch: line names and puts the good build back. The good
 # build, made the same way, must pass those tests first: a mutant counts as
 # caught only where its build alone makes them fail.
@@ -168,7 +168,7 @@ main() {
 	"$ROOT/vm/run.sh" --kernel "$kernel" --build "$build" --job mutants --mutants "$art" \
 		--timeout 1500 --out "$out" >"$out.tap" || rc=$?
 	cat "$out.tap"
-	"$ROOT/tests/tap-summary.sh" "$out.tap" || rc=1
+	"$ROOT/tests/checks/tap-summary.sh" "$out.tap" || rc=1
 	return "$rc"
 }
 

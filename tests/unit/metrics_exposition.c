@@ -2,8 +2,8 @@
 /*
  * Print what argguard status --format prometheus prints, every family
  * there (an apply recorded, the policy file compared), from the very code
- * that prints it: tests/monitoring-check.sh checks the alert rules and the
- * dashboard against these names, with no live maps to read.
+ * that prints it: tests/checks/monitoring-check.sh checks the alert rules
+ * and the dashboard against these names, with no live maps to read.
  */
 #include <stdio.h>
 

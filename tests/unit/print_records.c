@@ -3,8 +3,8 @@
  * print_records json|journal|audit: print records with every field their
  * writers can write, as the sinks write them: the JSON log's lines, the
  * journal's fields (one NAME=value a line, an empty line after each
- * entry), or the Linux audit messages. tests/records-man-sync.sh reads the
- * field names from here and looks each up in argguard-records(5).
+ * entry), or the Linux audit messages. tests/checks/records-man-sync.sh
+ * reads the field names from here and looks each up in argguard-records(5).
  *
  * The records: an exec on a patched kernel with every flag set, decided by
  * a cgroup rule; the same with every string a caller can choose made of

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The program lifecycle for argguard_cli, argguard's command line built
- * without a kernel: programs.c and its kin (run_lock.c, pin_dir.c,
- * pinned_prog.c, program_load.c) need the BPF skeleton, which needs the
- * guest kernel's BTF, or act on the machine's bpffs. The CLI tests
- * (tests/cli.sh) and the help/man sync test only print help and usage
- * errors and never get here; a run or an unload that does fails at its
- * first step.
+ * without a kernel: programs.c and its kin (pin_dir.c, program_load.c)
+ * need the BPF skeleton, which needs the guest kernel's BTF, or act on the
+ * machine's bpffs. The CLI tests (tests/checks/cli.sh) and the help/man
+ * sync test only print help and usage errors and never get here; a run or
+ * an unload that does fails at its first step.
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include "pin_dir.h"
 #include "programs.h"
-#include "run_lock.h"
 
 int run_lock_take(void)
 {

@@ -505,6 +505,24 @@ static void apply_status_round_trips(void)
 	CHECK(!st.success && !strchr(st.line, '\n') && strstr(st.line, "/tmp/a success=1"),
 	      "a newline in a file name cannot forge a field");
 	free(buf);
+
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: applied /a\nsuccess=1\n"
+			   "timestamp=1796292000\nreload_started=123456789\n",
+			   &st);
+	CHECK(st.has_result && st.success && st.reload_started_ns == 123456789,
+	      "a reload's apply says when it began: %llu",
+	      (unsigned long long)st.reload_started_ns);
+	apply_status_parse("last apply: 2026-12-03T10:00:00Z: applied /a\nsuccess=1\n"
+			   "timestamp=1796292000\n",
+			   &st);
+	CHECK(st.reload_started_ns == 0, "any other apply says 0");
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	apply_status_format(out, true, 1796292000, "applied /tmp/a\nreload_started=99999999999");
+	fclose(out);
+	apply_status_parse(buf, &st);
+	CHECK(st.reload_started_ns == 0, "a file name cannot pass an apply off as a reload's");
+	free(buf);
 }
 
 static void apply_status_of_an_older_daemon(void)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE /* asprintf() */
 #include <errno.h>
+#include <ftw.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -194,8 +196,6 @@ static void errors_name_file_line_and_what_was_expected(void)
 	expect_error("[group 5]\naction = deny\n", "test.conf:1: unknown section [group 5]");
 	expect_error("[uid abc]\naction = deny\n",
 		     "test.conf:1: [uid abc]: expected a numeric uid");
-	expect_error("[user no-such-user-here]\naction = deny\n",
-		     "test.conf:1: [user no-such-user-here]: no such user");
 	expect_error("[uid 5]\naction = deny\n[uid 5]\naction = allow\n",
 		     "test.conf:3: a second rule for uid 5");
 	expect_error("[cgroup ci]\naction = deny\n",
@@ -935,9 +935,6 @@ static void admin_groups_bad_values_are_errors(void)
 		     "test.conf:3: admin_groups = root, , root: expected group names");
 	expect_error(ENFORCE "admin_groups = root, root\n",
 		     "test.conf:3: admin_groups = root, root: group root is named twice");
-	expect_error(ENFORCE "admin_groups = root, no-such-group-here\n",
-		     "test.conf:3: admin_groups = root, no-such-group-here: no such group "
-		     "no-such-group-here");
 	expect_error(ENFORCE "admin_groups = root\nadmin_groups = root\n",
 		     "test.conf:4: a second 'admin_groups' in [global]");
 	expect_error(ENFORCE "[uid 5]\nadmin_groups = root\n",
@@ -964,6 +961,400 @@ static void admin_groups_bad_values_are_errors(void)
 	expect_error(text, want);
 	free(list);
 	free(text);
+}
+
+/*
+ * Issue 40: names this host does not know. A [user NAME] is skipped with a
+ * warning naming FILE:LINE, its keys still read; unknown_names = error
+ * makes it an error, wherever the key is.
+ */
+static int parse_warned(const char *text, struct policy *p, char *err, size_t err_len)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	struct log_capture c;
+	int ret;
+
+	log_capture_start(&c, LOG_WARNING, err, err_len, true);
+	ret = policy_parse(in, "test.conf", p);
+	log_capture_stop(&c);
+	fclose(in);
+	return ret;
+}
+
+static void unknown_user_is_skipped_with_a_warning(void)
+{
+	char msg[1024] = "";
+	struct policy p;
+
+	CHECK(parse_warned(ENFORCE "[uid 7]\nmax_argc = 100\n\n[user no-such-user-here]\n"
+				   "max_argc = 5\n",
+			   &p, msg, sizeof(msg)) == 0 &&
+		      p.n_uids == 1 && p.uids[0].uid == 7 && p.unknown_names == 1 &&
+		      p.unknown_line == 6,
+	      "a file naming a user unknown here parses, that rule left out (%zu uid rules, %u "
+	      "unknown at line %u)",
+	      p.n_uids, p.unknown_names, p.unknown_line);
+	CHECK(!strcmp(msg, "test.conf:6: [user no-such-user-here]: no such user on this host; "
+			   "rule skipped"),
+	      "with a warning naming FILE:LINE: got \"%s\"", msg);
+	policy_free(&p);
+	expect_error(ENFORCE "[user no-such-user-here]\nmax_argc = lots\n",
+		     "test.conf:4: max_argc = lots: expected a count");
+	expect_error(
+		ENFORCE "[user no-such-user-here]\nmax_argc = 5\nmax_argc = 6\n",
+		"test.conf:5: a second 'max_argc' in [user no-such-user-here] (the first is at "
+		"line 4)");
+	expect_error(ENFORCE "[user no-such-user-here]\n",
+		     "test.conf:3: section [user no-such-user-here] has no keys");
+	expect_error(ENFORCE "unknown_names = error\n[user no-such-user-here]\nmax_argc = 5\n",
+		     "test.conf:4: [user no-such-user-here]: no such user on this host "
+		     "(unknown_names = error: say warn to skip it instead)");
+	expect_error(ENFORCE "[user no-such-user-here]\nmax_argc = 5\n[global]\n",
+		     "test.conf:5: a second [global] section (the first is at line 1)");
+	expect_error("[user no-such-user-here]\nmax_argc = 5\n" ENFORCE "unknown_names = error\n",
+		     "test.conf:1: [user no-such-user-here]: no such user on this host "
+		     "(unknown_names = error");
+	expect_error(ENFORCE "unknown_names = skip\n",
+		     "test.conf:3: unknown_names = skip: expected warn or error");
+	expect_error(ENFORCE "[uid 5]\nunknown_names = warn\n",
+		     "test.conf:4: unknown key 'unknown_names' in [uid 5]");
+	CHECK(parse_warned(ENFORCE "unknown_names = warn\n[user root]\nmax_argc = 100\n", &p, msg,
+			   sizeof(msg)) == 0 &&
+		      p.n_uids == 1 && !p.unknown_names && !msg[0],
+	      "a user this host knows is no warning, unknown_names = warn or not (\"%s\")", msg);
+	policy_free(&p);
+}
+
+/*
+ * An admin group this host does not know is kept, with a warning; and the
+ * gate, not knowing its members, counts each uid a rule names as maybe one.
+ */
+static void unknown_admin_group_is_kept_and_the_gate_stays_sound(void)
+{
+	const char *text = ENFORCE "admin_groups = root, no-such-group-here\n"
+				   "[uid 4294967290]\nmax_argc = 3\n";
+	struct policy_admins admins;
+	char msg[POLICY_LOCKOUT_MSG] = "", *out = NULL;
+	struct log_capture c;
+	struct policy p;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	CHECK(parse_warned(text, &p, msg, sizeof(msg)) == 0 && p.unknown_names == 1 &&
+		      p.n_admin_groups == 2 && !strcmp(p.admin_groups[1], "no-such-group-here"),
+	      "admin_groups naming a group unknown here parses, the group kept (%u unknown)",
+	      p.unknown_names);
+	CHECK(strstr(msg, "test.conf:3: admin_groups = root, no-such-group-here: no such group "
+			  "no-such-group-here on this host; the lockout gate counts each uid a "
+			  "rule names as maybe its member"),
+	      "with a warning naming FILE:LINE: got \"%s\"", msg);
+	f = open_memstream(&out, &len);
+	policy_print(f, &p);
+	fclose(f);
+	CHECK(strstr(out, "\nadmin_groups = root, no-such-group-here\n"),
+	      "and printed, so the last good policy keeps it: got \"%s\"", out);
+	free(out);
+
+	CHECK(policy_admins_lookup(&p, NULL, &admins) == 0, "the admins are looked up");
+	log_capture_start(&c, LOG_WARNING, msg, sizeof(msg), true);
+	ret = policy_lockout_gate(&p, &admins, NULL, "test.conf", false);
+	log_capture_stop(&c);
+	CHECK(ret == -EPERM &&
+		      strstr(msg, "test.conf:4: [uid 4294967290] max_argc = 3 with "
+				  "action deny in enforce mode would lock admins out: ") &&
+		      strstr(msg, "lock admins out: uid 4294967290 may be in group "
+				  "no-such-group-here, which "
+				  "administers this machine (admin_groups) and which this host "
+				  "does not know now"),
+	      "a tight rule for a uid that may be in the unknown group is refused: got \"%s\"",
+	      msg);
+	policy_admins_free(&admins);
+	policy_free(&p);
+
+	/* The same rule with only known groups named: uid 4294967290 is in none. */
+	CHECK(parse(ENFORCE "admin_groups = root\n[uid 4294967290]\nmax_argc = 3\n", &p, msg,
+		    sizeof(msg)) == 0 &&
+		      policy_admins_lookup(&p, NULL, &admins) == 0 &&
+		      policy_lockout_gate(&p, &admins, NULL, "test.conf", false) == 0,
+	      "with every group known, the same rule is no lockout");
+	policy_admins_free(&admins);
+	policy_free(&p);
+
+	/* Every group unknown: not the defaults instead, but each uid maybe a member. */
+	CHECK(parse(ENFORCE "admin_groups = no-such-group-here\n", &p, msg, sizeof(msg)) == 0 &&
+		      p.n_admin_groups == 1,
+	      "admin_groups naming only a group unknown here keeps it, not the defaults");
+	policy_free(&p);
+	expect_error(ENFORCE "unknown_names = error\nadmin_groups = root, no-such-group-here\n",
+		     "test.conf:4: admin_groups = root, no-such-group-here: no such group "
+		     "no-such-group-here on this host (unknown_names = error");
+}
+
+/* Issue 40: PATH.d/NAME.conf, merged after PATH. A scratch directory for them. */
+static char conf_dir[64];
+static char conf_path[128], frag_dir[128];
+
+static void conf_make(void)
+{
+	snprintf(conf_dir, sizeof(conf_dir), "/tmp/argguard-conf-d-XXXXXX");
+	CHECK(mkdtemp(conf_dir) != NULL, "made %s", conf_dir);
+	snprintf(conf_path, sizeof(conf_path), "%s/main.conf", conf_dir);
+	snprintf(frag_dir, sizeof(frag_dir), "%s/main.conf.d", conf_dir);
+	CHECK(!mkdir(frag_dir, 0755), "made %s", frag_dir);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static void conf_remove(void)
+{
+	chmod(frag_dir, 0755);
+	nftw(conf_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Write text to the file at conf_dir/rel, mode 0644. */
+static void conf_write(const char *rel, const char *text)
+{
+	char *path;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s", conf_dir, rel) < 0)
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	chmod(path, 0644);
+	free(path);
+}
+
+/* policy_parse_file(conf_path) (or one_file); err gets the first message at priority or above. */
+static int conf_parse(bool one_file, int priority, struct policy *p, char *err, size_t err_len)
+{
+	struct log_capture c;
+	int ret;
+
+	log_capture_start(&c, priority, err, err_len, true);
+	ret = one_file ? policy_parse_one_file(conf_path, p) : policy_parse_file(conf_path, p);
+	log_capture_stop(&c);
+	return ret;
+}
+
+/* The merged files must fail with ret and want, each "DIR" in want conf_dir. */
+static void conf_expect_error(int want_ret, const char *want)
+{
+	char err[2048] = "", full[1024];
+	struct policy p;
+	int ret = conf_parse(false, LOG_ERR, &p, err, sizeof(err));
+	size_t n = 0;
+
+	for (const char *c = want; *c && n + sizeof(conf_dir) < sizeof(full); c++) {
+		if (strncmp(c, "DIR", 3)) {
+			full[n++] = *c;
+			continue;
+		}
+		n += (size_t)snprintf(full + n, sizeof(full) - n, "%s", conf_dir);
+		c += 2;
+	}
+	full[n] = '\0';
+	CHECK(ret == want_ret && strstr(err, full) && p.n_uids == 0 && !p.n_parts,
+	      "refused (%d) with \"%s\": got %d, \"%s\"", want_ret, full, ret, err);
+}
+
+static void fragments_merge_after_the_file_in_lexical_order(void)
+{
+	char err[1024] = "", *merged = NULL, *again = NULL;
+	struct policy p, q;
+	size_t len = 0;
+	FILE *f;
+
+	conf_make();
+	conf_write("main.conf", "[global]\nmode = enforce\nmax_total_bytes = 1M\n");
+	CHECK(conf_parse(false, LOG_ERR, &p, err, sizeof(err)) == 0 && p.n_parts == 1,
+	      "an empty fragment directory adds nothing (%s)", err);
+	policy_free(&p);
+
+	conf_write("main.conf.d/20-b.conf", "[uid 1002]\nmax_argc = 100\n");
+	conf_write("main.conf.d/10-a.conf", "; site tier\n[global]\nmax_argc = 1000\n\n"
+					    "[uid 1001]\nmax_argc = 200\n");
+	conf_write("main.conf.d/a.conf", "[uid 1004]\nmax_argc = 400\n");
+	conf_write("main.conf.d/Z.conf", "[uid 1003]\nmax_argc = 300\n");
+	conf_write("main.conf.d/README", "not a policy\n");
+	conf_write("main.conf.d/.hidden.conf", "not a policy\n");
+	conf_write("main.conf.d/30-c.conf.dpkg-old", "not a policy\n");
+	conf_write("main.conf.d/40-empty.conf", "");
+	CHECK(conf_parse(false, LOG_ERR, &p, err, sizeof(err)) == 0, "the fragments parse (%s)",
+	      err);
+	CHECK(p.global.max_total_bytes == 1 << 20 && p.global.max_argc == 1000,
+	      "[global] of the file and of a fragment make one rule");
+	CHECK(p.n_uids == 4 && p.uids[0].uid == 1001 && p.uids[1].uid == 1002 &&
+		      p.uids[2].uid == 1003 && p.uids[3].uid == 1004,
+	      "read in strcmp() order (10-a, 20-b, Z, a: the C locale's, not a language's), "
+	      "and only the *.conf not hidden");
+	CHECK(p.n_parts == 6 && strstr(p.parts[1].name, "/main.conf.d/10-a.conf") &&
+		      strstr(p.parts[3].name, "/main.conf.d/40-empty.conf"),
+	      "each file read is a part of the policy (%zu)", p.n_parts);
+
+	/* The last good policy: the merged one printed, read back alone, the same. */
+	f = open_memstream(&merged, &len);
+	policy_print(f, &p);
+	fclose(f);
+	conf_write("main.conf", merged);
+	CHECK(conf_parse(true, LOG_ERR, &q, err, sizeof(err)) == 0 && q.n_uids == 4 &&
+		      q.n_parts == 1,
+	      "the merged policy printed reads back alone, no fragment added (%s)", err);
+	f = open_memstream(&again, &len);
+	policy_print(f, &q);
+	fclose(f);
+	CHECK(!strcmp(merged, again), "and prints the same: \"%s\" then \"%s\"", merged, again);
+	free(merged);
+	free(again);
+	policy_free(&p);
+	policy_free(&q);
+	conf_remove();
+
+	conf_make();
+	rmdir(frag_dir);
+	conf_write("main.conf", "[global]\nmode = audit\n");
+	CHECK(conf_parse(false, LOG_ERR, &p, err, sizeof(err)) == 0 &&
+		      p.mode == ARGGUARD_MODE_AUDIT,
+	      "no fragment directory: the file alone (%s)", err);
+	policy_free(&p);
+	conf_remove();
+}
+
+static void a_second_key_or_rule_in_a_fragment_names_both_places(void)
+{
+	conf_make();
+	conf_write("main.conf", "[global]\nmode = enforce\nmax_total_bytes = 1M\n\n[uid 5]\n"
+				"max_argc = 10\n[cgroup /ci]\nmax_argc = 10\n");
+	conf_write("main.conf.d/10-x.conf", "\n[global]\nmax_total_bytes = 2M\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:3: a second 'max_total_bytes' in "
+				   "[global] (the first is at DIR/main.conf:3)");
+	conf_write("main.conf.d/10-x.conf", "[global]\nmode = audit\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:2: a second 'mode' in [global] (the "
+				   "first is at DIR/main.conf:2)");
+	conf_write("main.conf.d/10-x.conf", "[uid 5]\nmax_argc = 20\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:1: a second rule for uid 5 (the "
+				   "first is at DIR/main.conf:5)");
+	conf_write("main.conf.d/10-x.conf", "[cgroup //ci/]\nmax_argc = 20\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:1: a second rule for cgroup /ci (the "
+				   "first is at DIR/main.conf:7)");
+	conf_write("main.conf.d/10-x.conf", "[global]\nmax_argc = 20\n[global]\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:3: a second [global] section (the "
+				   "first is at line 1)");
+	conf_write("main.conf.d/10-x.conf", "[cgroup /a/*]\nmax_argc = 20\n");
+	conf_write("main.conf.d/20-y.conf", "\n[cgroup /*/a]\nmax_argc = 20\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/20-y.conf:2: [cgroup /*/a] and [cgroup /a/*] "
+				   "(DIR/main.conf.d/10-x.conf:1) can match the same cgroup");
+	unlink(strcat(strcpy((char[256]){ 0 }, frag_dir), "/20-y.conf"));
+	conf_write("main.conf.d/10-x.conf", "[setuid]\nmax_argc = 20\n[uid 6]\nmax_argc = x\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:4: max_argc = x: expected a count");
+	conf_remove();
+}
+
+static void a_section_ends_with_its_file(void)
+{
+	conf_make();
+	conf_write("main.conf", "[global]\nmode = enforce\n[uid 5]\nmax_argc = 10\n");
+	conf_write("main.conf.d/10-x.conf", "max_argc = 20\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf.d/10-x.conf:1: 'max_argc' outside any section: "
+				   "start the file with a section");
+	conf_write("main.conf", "[global]\nmode = enforce\n[uid 5]\n");
+	conf_write("main.conf.d/10-x.conf", "max_argc = 20\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf:3: section [uid 5] has no keys");
+	conf_write("main.conf", "[uid 5]\nmax_argc = 10\n");
+	conf_write("main.conf.d/10-x.conf", "[global]\nmode = enforce\n");
+	{
+		char err[256] = "";
+		struct policy p;
+
+		CHECK(conf_parse(false, LOG_ERR, &p, err, sizeof(err)) == 0 &&
+			      p.mode == ARGGUARD_MODE_ENFORCE,
+		      "[global] may come from a fragment alone (%s)", err);
+		policy_free(&p);
+	}
+	conf_write("main.conf", "");
+	conf_write("main.conf.d/10-x.conf", "[uid 5]\nmax_argc = 10\n");
+	conf_expect_error(-EINVAL, "DIR/main.conf:1: no [global] section");
+	conf_remove();
+}
+
+/* The lockout gate names the fragment and the line of the [global] that set the limit. */
+static void the_gate_names_a_fragments_line(void)
+{
+	char err[256] = "", msg[POLICY_LOCKOUT_MSG] = "", want[512];
+	struct log_capture c;
+	struct policy p;
+
+	conf_make();
+	conf_write("main.conf", "[global]\nmode = enforce\naction = deny\n");
+	conf_write("main.conf.d/10-x.conf", "; tight\n[global]\nmax_argc = 3\n");
+	CHECK(conf_parse(false, LOG_ERR, &p, err, sizeof(err)) == 0, "parses (%s)", err);
+	log_capture_start(&c, LOG_WARNING, msg, sizeof(msg), true);
+	CHECK(policy_lockout_gate(&p, &test_admins, NULL, conf_path, false) == -EPERM,
+	      "a lockout in a fragment is refused");
+	log_capture_stop(&c);
+	snprintf(want, sizeof(want), "%s/main.conf.d/10-x.conf:2: [global] max_argc = 3 with",
+		 conf_dir);
+	CHECK(!strncmp(msg, want, strlen(want)), "naming \"%s\": got \"%s\"", want, msg);
+	policy_free(&p);
+	conf_remove();
+}
+
+/* Whoever can write a fragment writes the policy: only root (or the caller) may. */
+static void a_fragment_others_can_write_is_refused(void)
+{
+	char target[256], link_path[256], fifo[256];
+
+	conf_make();
+	conf_write("main.conf", "[global]\nmode = enforce\n");
+	conf_write("main.conf.d/10-x.conf", "[uid 5]\nmax_argc = 10\n");
+	snprintf(target, sizeof(target), "%s/10-x.conf", frag_dir);
+	chmod(target, 0666);
+	conf_expect_error(-EPERM,
+			  "refusing DIR/main.conf.d/10-x.conf: mode 0666 lets every account "
+			  "write the policy; it must be writable by its owner alone");
+	chmod(target, 0664);
+	conf_expect_error(-EPERM, "refusing DIR/main.conf.d/10-x.conf: mode 0664 lets its group "
+				  "write the policy");
+	chmod(target, 0644);
+	chmod(frag_dir, 0775);
+	conf_expect_error(-EPERM, "refusing DIR/main.conf.d: mode 0775 lets its group write");
+	chmod(frag_dir, 0755);
+
+	/* A symbolic link is followed: what it leads to is judged, and read. */
+	conf_write("outside.conf", "[uid 6]\nmax_argc = 10\n");
+	snprintf(target, sizeof(target), "%s/outside.conf", conf_dir);
+	snprintf(link_path, sizeof(link_path), "%s/20-link.conf", frag_dir);
+	CHECK(!symlink(target, link_path), "linked %s", link_path);
+	{
+		char err[256] = "";
+		struct policy p;
+
+		CHECK(conf_parse(false, LOG_ERR, &p, err, sizeof(err)) == 0 && p.n_uids == 2 &&
+			      p.uids[1].uid == 6,
+		      "a fragment that is a symbolic link is read where it leads (%s)", err);
+		policy_free(&p);
+	}
+	chmod(target, 0646);
+	conf_expect_error(-EPERM, "refusing DIR/main.conf.d/20-link.conf: mode 0646 lets every "
+				  "account write");
+	unlink(target);
+	conf_expect_error(-ENOENT, "failed to open DIR/main.conf.d/20-link.conf: No such file");
+	unlink(link_path);
+
+	snprintf(fifo, sizeof(fifo), "%s/30-fifo.conf", frag_dir);
+	CHECK(!mkfifo(fifo, 0600), "made the FIFO %s", fifo);
+	conf_expect_error(-EINVAL, "refusing DIR/main.conf.d/30-fifo.conf: not a regular file");
+	conf_remove();
 }
 
 int main(void)
@@ -1000,5 +1391,12 @@ int main(void)
 	lookup_finds_the_admin_whose_slice_a_cgroup_rule_names();
 	admin_groups_print_and_read_back();
 	admin_groups_bad_values_are_errors();
+	unknown_user_is_skipped_with_a_warning();
+	unknown_admin_group_is_kept_and_the_gate_stays_sound();
+	fragments_merge_after_the_file_in_lexical_order();
+	a_second_key_or_rule_in_a_fragment_names_both_places();
+	a_section_ends_with_its_file();
+	the_gate_names_a_fragments_line();
+	a_fragment_others_can_write_is_refused();
 	return check_done();
 }

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -455,6 +456,59 @@ static void drift_reads_no_fifo(void)
 	policy_drift_free(&d);
 }
 
+/*
+ * Issue 40: the drift gauge reads the file with its fragments, and parses
+ * again when a fragment is added, edited or removed, not otherwise.
+ */
+static void drift_reads_the_fragments_and_sees_them_change(void)
+{
+	char dir[] = "/tmp/argguard-drift-d-XXXXXX", path[128], frags[160], frag[200];
+	char *live = canonical("[global]\nmode = enforce\nmax_total_bytes = 1M\n[uid 5]\n"
+			       "max_argc = 10\n");
+	struct policy_file_check c;
+	struct policy_drift d;
+	struct timespec pause = { 0, 20 * 1000 * 1000 };
+	unsigned int parses;
+
+	CHECK(mkdtemp(dir) != NULL, "made %s", dir);
+	snprintf(path, sizeof(path), "%s/argguard.conf", dir);
+	snprintf(frags, sizeof(frags), "%s.d", path);
+	snprintf(frag, sizeof(frag), "%s/10-uid.conf", frags);
+	write_file(path, "[global]\nmode = enforce\nmax_total_bytes = 1M\n");
+	policy_drift_init(&d, path);
+	policy_drift_check(&d, live, &c);
+	CHECK(c.state == POLICY_FILE_DIFFERS && d.parses == 1,
+	      "without the fragment, the file differs from the live policy: state %d", c.state);
+	mkdir(frags, 0755);
+	write_file(frag, "[uid 5]\nmax_argc = 10\n");
+	policy_drift_check(&d, live, &c);
+	CHECK(c.state == POLICY_FILE_MATCHES && d.parses == 2,
+	      "a fragment added is read, merged: the file matches (state %d, %u parses)", c.state,
+	      d.parses);
+	for (int i = 0; i < 5; i++)
+		policy_drift_check(&d, live, &c);
+	CHECK(c.state == POLICY_FILE_MATCHES && d.parses == 2,
+	      "and not parsed again while nothing changes (%u parses)", d.parses);
+	parses = d.parses;
+	nanosleep(&pause, NULL);
+	write_file(frag, "[uid 5]\nmax_argc = 11\n");
+	policy_drift_check(&d, live, &c);
+	CHECK(c.state == POLICY_FILE_DIFFERS && d.parses == parses + 1,
+	      "a fragment edited is parsed again, and differs (state %d)", c.state);
+	write_file(frag, "[uid 5]\nmax_argc = lots\n");
+	policy_drift_check(&d, live, &c);
+	CHECK(c.state == POLICY_FILE_INVALID && strstr(c.error, "/10-uid.conf:2: max_argc = lots"),
+	      "a fragment with an error makes the policy invalid, naming it: '%s'", c.error);
+	unlink(frag);
+	policy_drift_check(&d, live, &c);
+	CHECK(c.state == POLICY_FILE_DIFFERS, "a fragment removed is missed (state %d)", c.state);
+	rmdir(frags);
+	unlink(path);
+	rmdir(dir);
+	policy_drift_free(&d);
+	free(live);
+}
+
 int main(void)
 {
 	spelling_order_and_comments_do_not_count();
@@ -467,5 +521,6 @@ int main(void)
 	a_large_policy_diffs_by_its_changed_middle();
 	drift_parses_the_file_only_when_it_changes();
 	drift_reads_no_fifo();
+	drift_reads_the_fragments_and_sees_them_change();
 	return check_done();
 }

@@ -15,10 +15,10 @@
 #include "check.h"
 #include "log.h"
 #include "size_bucket.h"
-#include "size_metrics.h"
+#include "metrics.h"
 #include "size_report.h"
 #include "size_slots.h"
-#include "sizes.h"
+#include "size_data.h"
 #include "parse_quietly.h"
 
 /* The bucket by its definition: 0 for 0 and 1, else the index of the top bit, at most 31. */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * terminal_safe.c: printable ASCII as it is, a backslash doubled, every
+ * terminal_safe() (log.c): printable ASCII as it is, a backslash doubled, every
  * other byte as \xHH, and a string cut only between escapes.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "terminal_safe.h"
+#include "log.h"
 
 static void expect(const char *s, const char *want)
 {

@@ -332,3 +332,23 @@ test_status_names_a_hook_whose_link_pin_is_gone() {
 		awk '$1 == "argguard_hook_attached{hook=\"bprm_creds_from_file\"}" { print $2 }')" \
 		"argguard_hook_attached for bprm_creds_from_file"
 }
+
+# argguard(8), ROLLOUT, step by step: a tighter file enforced by reload,
+# rolled back by applying the file it replaced, then tried in audit mode.
+test_rollout_enforce_roll_back_and_audit_as_argguard_8_says() {
+	local saved=/tmp/argguard-rollout.orig site_limit
+	cp "$POLICY_FILE" "$saved"
+	trap 'mv /tmp/argguard-rollout.orig "$POLICY_FILE"; systemctl reload argguard.service' EXIT
+	site_limit=$(live_limit)
+	((site_limit > 60000)) || fail "expected the site limit over 60000 bytes, not $site_limit"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 48K\n' >"$POLICY_FILE"
+	systemctl reload argguard.service
+	expect E2BIG "60000 bytes, the tighter file enforced" "$HELPERS/execsize" 60000 0 /bin/true
+	argguard policy apply "$saved"
+	cp "$saved" "$POLICY_FILE"
+	expect allowed "60000 bytes, rolled back" "$HELPERS/execsize" 60000 0 /bin/true
+	assert_eq "$site_limit" "$(live_limit)" "the limit after the roll back"
+	printf '[global]\nmode = audit\nmax_total_bytes = 48K\n' >"$POLICY_FILE"
+	systemctl reload argguard.service
+	expect allowed "60000 bytes, the tighter file in audit mode" "$HELPERS/execsize" 60000 0 /bin/true
+}

@@ -101,7 +101,9 @@ test_metrics_textfile_shows_a_failed_reload() {
 	cp "$POLICY_FILE" /tmp/argguard-site.conf
 	trap 'mv /tmp/argguard-site.conf "$POLICY_FILE"; systemctl reload argguard.service' EXIT
 	printf '[global]\nmax_total_bytes = 1M\n' >"$POLICY_FILE" # no mode: refused
-	systemctl reload argguard.service
+	if systemctl reload argguard.service; then
+		fail "expected the reload of a file without a mode to fail"
+	fi
 	wait_for 10 textfile_says argguard_last_apply_success 0 ||
 		fail "expected argguard_last_apply_success 0 after a refused reload"
 	grep '^argguard_last_apply' "$TEXTFILE"

@@ -139,7 +139,9 @@ test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
 	cp "$POLICY_FILE" "$PF_SITE"
 	pf_start
 	printf '[global]\nmode = enforce\nmax_argc = 3\n' >"$POLICY_FILE"
-	systemctl reload argguard.service
+	if systemctl reload argguard.service; then
+		fail "expected systemctl reload of a lockout file to fail"
+	fi
 	for ((i = 0; i < 100; i++)); do
 		daemon_said "argguard.conf:1: .global. max_argc = 3 with action deny" && break
 		sleep 0.1
@@ -158,6 +160,31 @@ test_policy_file_daemon_applies_a_lockout_file_only_if_it_says_so() {
 	pf_wait_live "max_argc = 3" || fail "expected the daemon to apply a file with allow_lockout = yes"
 	daemon_said "accepted, as allow_lockout = yes says" ||
 		fail "expected the daemon to warn that it applied a lockout"
+}
+
+# systemctl reload runs argguard reload: it fails when the daemon refuses
+# the file, the error's FILE:LINE in the unit's journal, and the policy in
+# force stays; once the file applies, it returns with the file live.
+test_policy_file_reload_fails_when_the_file_is_refused() {
+	trap pf_put_site_back EXIT
+	local since
+	cp "$POLICY_FILE" "$PF_SITE"
+	pf_start
+	since=$(date '+%Y-%m-%d %H:%M:%S')
+	printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >"$POLICY_FILE"
+	if systemctl reload argguard.service; then
+		fail "expected systemctl reload of a file with an error to fail"
+	fi
+	journalctl -q -u argguard.service --since "$since" --no-pager |
+		grep -F "$POLICY_FILE:3: max_total_bytes = lots" ||
+		fail "expected the unit's journal to name $POLICY_FILE:3"
+	assert_eq active "$(systemctl is-active argguard.service)" "the daemon after a refused reload"
+	pf_unchanged "a refused reload"
+	printf '[global]\nmode = enforce\nmax_total_bytes = 48K\n' >"$POLICY_FILE"
+	systemctl reload argguard.service
+	# No wait: the reload returned once the file was live.
+	[[ $'\n'$(argguard policy show)$'\n' == *$'\n'"max_total_bytes = 49152"$'\n'* ]] ||
+		fail "expected the file live when systemctl reload returned: $(argguard policy show)"
 }
 
 # Users and a group made for the admin tests, and removed again.
@@ -222,9 +249,20 @@ test_policy_file_lockout_of_an_admin_groups_member_is_refused() {
 	pf_refused "$rule" argguard policy apply "$PF_FILE"
 	pf_unchanged "a refused lockout of a member of admin_groups"
 
-	# A group this machine does not have is an error, not a group skipped.
+	# A group this machine does not know (its directory not up yet, say) is a
+	# warning, not a file refused; but its members are unknown, not none: the
+	# gate counts each uid a rule names as maybe one of them (issue 40).
 	sed -i "s/^admin_groups = .*/admin_groups = sudo, ag-no-such-group/" "$PF_FILE"
-	pf_refused "$PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group" \
+	rule="$PF_FILE:6: [uid $uid] max_argc = 2 with action deny in enforce mode would lock admins"
+	rule+=" out: $PF_OPS_ADMIN (uid $uid) may be in group ag-no-such-group, which administers"
+	rule+=" this machine (admin_groups) and which this host does not know now"
+	pf_refused "$rule" argguard policy apply "$PF_FILE"
+	[[ $PF_OUT == *"warning: $PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group on this host"* ]] ||
+		fail "expected a warning naming the unknown group at $PF_FILE:4"
+	pf_unchanged "a lockout of a member that an unknown admin group may have"
+	sed -i -e "/^admin_groups = /a unknown_names = error" -e "s/^max_argc = 2$/max_argc = 64/" \
+		"$PF_FILE"
+	pf_refused "$PF_FILE:4: admin_groups = sudo, ag-no-such-group: no such group ag-no-such-group on this host (unknown_names = error" \
 		argguard policy apply "$PF_FILE"
 	pf_unchanged "a refused admin_groups"
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# design-map.sh DESIGN_MD: every path that doc/design.md's "Where each
+# behaviour lives" table names exists in the tree, as TAP. A path is a code
+# span with a '/' in it, between the table's design-map markers; a table
+# that names fewer than MIN_PATHS paths fails too, so that losing the
+# markers cannot pass for a clean map.
+set -euo pipefail
+source "$(dirname "$0")/tap.sh"
+
+MIN_PATHS=20
+
+main() {
+	local design=${1:?usage: $0 DESIGN_MD} root path
+	local -a paths
+	root=$(cd "$(dirname "$design")/.." && pwd)
+	mapfile -t paths < <(sed -n '/<!-- design-map: begin -->/,/<!-- design-map: end -->/p' "$design" |
+		grep -o '`[^`]*/[^`]*`' | tr -d '`' | sort -u)
+	tap_start
+	for path in "${paths[@]}"; do
+		if [[ -e $root/$path ]]; then
+			pass "$path exists"
+		else
+			fail "$path, which design.md names, does not exist"
+		fi
+	done
+	if ((${#paths[@]} >= MIN_PATHS)); then
+		pass "the map names ${#paths[@]} paths"
+	else
+		fail "the map names ${#paths[@]} paths, fewer than $MIN_PATHS: are its markers gone?"
+	fi
+	tap_end
+}
+
+main "$@"
