@@ -2,6 +2,7 @@
 #include "size_data.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,10 +80,41 @@ uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, 
 	return h->max[m];
 }
 
-void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu)
+int size_data_init(struct size_data *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->hist = calloc(ARGGUARD_SIZE_SLOTS, sizeof(*d->hist));
+	d->scopes = calloc(ARGGUARD_SIZE_SLOTS, sizeof(*d->scopes));
+	if (!d->hist || !d->scopes) {
+		size_data_free(d);
+		return -ENOMEM;
+	}
+	d->n_scopes = ARGGUARD_SIZE_SLOTS;
+	return 0;
+}
+
+void size_data_add_exec(struct size_data *d, struct size_exec *e)
 {
 	const size_t room = sizeof(d->largest) / sizeof(d->largest[0]);
+	size_t at;
 
+	for (at = d->n_largest; at > 0 && d->largest[at - 1].total_bytes < e->total_bytes; at--)
+		;
+	if (at >= room) {
+		free(e->cgroup);
+		return;
+	}
+	if (d->n_largest == room) {
+		free(d->largest[room - 1].cgroup);
+		d->n_largest--;
+	}
+	memmove(&d->largest[at + 1], &d->largest[at], (d->n_largest - at) * sizeof(d->largest[0]));
+	d->largest[at] = *e;
+	d->n_largest++;
+}
+
+void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu)
+{
 	for (int i = 0; i < ARGGUARD_LARGEST; i++) {
 		struct size_exec e = {
 			.total_bytes = cpu->total_bytes[i],
@@ -95,26 +127,140 @@ void size_data_add_largest(struct size_data *d, const struct argguard_largest *c
 			.slot = cpu->slot[i],
 			.exact = cpu->flags[i] & ARGGUARD_EV_EXACT_SIZES,
 		};
-		size_t at;
 
 		if (!e.total_bytes && !e.argc)
 			continue; /* an empty entry */
 		memcpy(e.comm, &cpu->comm[i * ARGGUARD_COMM_LEN], ARGGUARD_COMM_LEN);
-		/* Insert in order, the largest first; the smallest falls off the end. */
-		for (at = d->n_largest; at > 0 && d->largest[at - 1].total_bytes < e.total_bytes;
-		     at--)
-			;
-		if (at >= room)
-			continue;
-		if (d->n_largest == room) {
-			free(d->largest[room - 1].cgroup);
-			d->n_largest--;
-		}
-		memmove(&d->largest[at + 1], &d->largest[at],
-			(d->n_largest - at) * sizeof(d->largest[0]));
-		d->largest[at] = e;
-		d->n_largest++;
+		size_data_add_exec(d, &e);
 	}
+}
+
+static uint64_t add_at_most_max(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+void size_hist_merge(struct size_hist *into, const struct size_hist *h)
+{
+	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++) {
+		if (h->max[m] > into->max[m])
+			into->max[m] = h->max[m];
+		into->sum[m] = add_at_most_max(into->sum[m], h->sum[m]);
+		for (int b = 0; b < ARGGUARD_SIZE_BUCKETS; b++)
+			into->count[m][b] = add_at_most_max(into->count[m][b], h->count[m][b]);
+	}
+}
+
+bool size_scope_same(const struct size_scope *a, const struct size_scope *b)
+{
+	if (a->other || b->other)
+		return a->other && b->other;
+	if (!a->ruled || !b->ruled)
+		return !a->ruled && !b->ruled;
+	if (a->scope != b->scope)
+		return false;
+	if (a->scope == ARGGUARD_SCOPE_UID)
+		return a->uid == b->uid;
+	if (a->scope == ARGGUARD_SCOPE_CGROUP)
+		return !strcmp(a->path, b->path);
+	return true;
+}
+
+int size_data_scope(struct size_data *d, const struct size_scope *s)
+{
+	struct size_scope *scopes;
+	struct size_hist *hist;
+	char *path = NULL, **paths;
+
+	for (size_t i = 0; i < d->n_scopes; i++)
+		if (size_scope_same(&d->scopes[i], s))
+			return (int)i;
+	if (d->n_scopes >= INT32_MAX)
+		return -ENOMEM;
+	if (s->ruled && !s->other && s->scope == ARGGUARD_SCOPE_CGROUP) {
+		paths = realloc(d->paths, (d->n_paths + 1) * sizeof(*paths));
+		if (!paths)
+			return -ENOMEM;
+		d->paths = paths;
+		path = strdup(s->path);
+		if (!path)
+			return -ENOMEM;
+		d->paths[d->n_paths++] = path;
+	}
+	scopes = realloc(d->scopes, (d->n_scopes + 1) * sizeof(*scopes));
+	if (!scopes)
+		return -ENOMEM;
+	d->scopes = scopes;
+	hist = realloc(d->hist, (d->n_scopes + 1) * sizeof(*hist));
+	if (!hist)
+		return -ENOMEM;
+	d->hist = hist;
+	d->scopes[d->n_scopes] = *s;
+	d->scopes[d->n_scopes].path = path;
+	memset(&d->hist[d->n_scopes], 0, sizeof(*hist));
+	return (int)d->n_scopes++;
+}
+
+int size_data_add(struct size_data *into, const struct size_data *from)
+{
+	int at;
+
+	for (size_t s = 0; s < from->n_scopes; s++) {
+		if (!size_scope_shown(&from->scopes[s]) ||
+		    !size_hist_execs(&from->hist[s], ARGGUARD_SIZE_TOTAL_BYTES))
+			continue;
+		at = size_data_scope(into, &from->scopes[s]);
+		if (at < 0)
+			return at;
+		size_hist_merge(&into->hist[at], &from->hist[s]);
+	}
+	for (size_t i = 0; i < from->n_largest; i++) {
+		struct size_exec e = from->largest[i];
+
+		if (e.slot >= from->n_scopes)
+			continue;
+		at = size_data_scope(into, &from->scopes[e.slot]);
+		if (at < 0)
+			return at;
+		e.slot = at;
+		e.cgroup = NULL;
+		if (from->largest[i].cgroup) {
+			e.cgroup = strdup(from->largest[i].cgroup);
+			if (!e.cgroup)
+				return -ENOMEM;
+		}
+		size_data_add_exec(into, &e);
+	}
+	return 0;
+}
+
+void size_data_keep_ruled(struct size_data *d, const struct policy *p)
+{
+	size_t kept = 0;
+
+	for (size_t s = 0; s < d->n_scopes; s++)
+		if (size_scope_shown(&d->scopes[s]) && !d->scopes[s].other &&
+		    !size_slots_rule(p, &d->scopes[s]))
+			memset(&d->hist[s], 0, sizeof(d->hist[s]));
+	for (size_t i = 0; i < d->n_largest; i++) {
+		struct size_exec *e = &d->largest[i];
+
+		if (e->slot < d->n_scopes && size_scope_shown(&d->scopes[e->slot]) &&
+		    !d->scopes[e->slot].other && !size_slots_rule(p, &d->scopes[e->slot])) {
+			free(e->cgroup);
+			continue;
+		}
+		d->largest[kept++] = *e;
+	}
+	d->n_largest = kept;
+}
+
+bool size_data_empty(const struct size_data *d)
+{
+	for (size_t s = 0; s < d->n_scopes; s++)
+		if (size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES))
+			return false;
+	return !d->n_largest;
 }
 
 void size_data_free(struct size_data *d)
@@ -127,6 +273,16 @@ void size_data_free(struct size_data *d)
 	free(d->cgroups);
 	d->cgroups = NULL;
 	d->n_cgroups = 0;
+	for (size_t i = 0; i < d->n_paths; i++)
+		free(d->paths[i]);
+	free(d->paths);
+	d->paths = NULL;
+	d->n_paths = 0;
+	free(d->hist);
+	free(d->scopes);
+	d->hist = NULL;
+	d->scopes = NULL;
+	d->n_scopes = 0;
 }
 
 static int copy_policy(const struct policy *base, struct policy *out)
@@ -215,7 +371,7 @@ int size_suggest(const struct policy *base, const struct size_data *d,
 	if (err)
 		return err;
 	out->mode = o->mode;
-	for (int s = 0; s < ARGGUARD_SIZE_SLOTS; s++) {
+	for (size_t s = 0; s < d->n_scopes; s++) {
 		struct argguard_rule *r =
 			(struct argguard_rule *)size_slots_rule(out, &d->scopes[s]);
 

@@ -3,7 +3,9 @@
  * The size distributions the BPF program counts (argguard.h, "sizes" and
  * "largest"), summed over CPUs, and what they say: how many execs a limit
  * would have denied, and the limits that would have denied none (or all
- * but a share). Pure: the maps are read in size_maps.c.
+ * but a share); counts of other windows (the state file's, other hosts'
+ * reports) added by scope. Pure: the maps are read in size_maps.c, the
+ * files in size_json.c.
  */
 #ifndef ARGGUARD_SIZE_DATA_H
 #define ARGGUARD_SIZE_DATA_H
@@ -41,15 +43,37 @@ struct size_cgroup {
 	char *cgroup; /* its path, if it still exists; NULL if not */
 };
 
-/* Everything argguard report and suggest read. */
+/* Where and over what time the counts were made: a report's envelope. */
+struct size_origin {
+	char host[256];
+	char boot_id[40];
+	int64_t start; /* the window's first second (since the epoch); 0: unknown */
+	int64_t end; /* its last, as far as the counts go */
+	bool exact; /* argv and envp bytes counted apart (a patched kernel), not the total alone */
+};
+
+/*
+ * Everything argguard report and suggest read. The distributions are by
+ * scope: the first ARGGUARD_SIZE_SLOTS are the map's slots, which
+ * size_slots_scopes() names; counts of a scope that no slot has, added
+ * from a file, come after them. A largest exec's and a cgroup's slot are
+ * an index into scopes.
+ */
 struct size_data {
-	struct size_hist hist[ARGGUARD_SIZE_SLOTS];
-	struct size_scope scopes[ARGGUARD_SIZE_SLOTS];
+	struct size_hist *hist;
+	struct size_scope *scopes;
+	size_t n_scopes;
 	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* the largest first */
 	size_t n_largest;
 	struct size_cgroup *cgroups; /* by slot, then cgroup id */
 	size_t n_cgroups;
+	char **paths; /* the cgroup paths of the scopes added from a file */
+	size_t n_paths;
+	struct size_origin origin;
 };
+
+/* d empty, with the map's ARGGUARD_SIZE_SLOTS slots, named by no policy yet: 0 or -ENOMEM. */
+int size_data_init(struct size_data *d);
 
 /* The metric's name ("argv_bytes" ...), and whether it counts bytes. */
 const char *size_metric_name(enum argguard_size_metric m);
@@ -79,6 +103,44 @@ uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, 
 
 /* Merge one CPU's largest execs into d->largest, keeping the largest ARRAY_SIZE ones. */
 void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu);
+
+/*
+ * e among d's largest, in order, the largest first; the smallest falls off
+ * the end. d takes e->cgroup (or frees it).
+ */
+void size_data_add_exec(struct size_data *d, struct size_exec *e);
+
+/* Add the counts of h to into: counts and sums add (at most UINT64_MAX), the largest is kept. */
+void size_hist_merge(struct size_hist *into, const struct size_hist *h);
+
+/* Whether two scopes are one: the same kind, and the same uid or cgroup path. */
+bool size_scope_same(const struct size_scope *a, const struct size_scope *b);
+
+/*
+ * The index of the scope of d that is s, added (with no counts) if d has
+ * none; the shown scopes only (size_scope_shown()), but for a rule since
+ * removed, which is one scope. -ENOMEM.
+ */
+int size_data_scope(struct size_data *d, const struct size_scope *s);
+
+/*
+ * Add from's counts to into, scope by scope: each shown scope of from to
+ * the one of into that is the same, or to one added for it; and from's
+ * largest execs among into's. The cgroups a pattern judged stay into's:
+ * their ids name cgroups of one boot. 0 or -ENOMEM.
+ */
+int size_data_add(struct size_data *into, const struct size_data *from);
+
+/*
+ * Keep, of d's scopes, only those p has a rule for (global and setuid
+ * always, and the rules past the slots): the counts of any other are
+ * cleared, with its largest execs.
+ */
+void size_data_keep_ruled(struct size_data *d, const struct policy *p);
+
+/* Whether d counted no exec in any scope. */
+bool size_data_empty(const struct size_data *d);
+
 void size_data_free(struct size_data *d);
 
 struct suggest_options {

@@ -66,9 +66,11 @@ static int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd,
 	struct argguard_largest *top = NULL;
 	struct argguard_sizes *cpus;
 	__u32 zero = 0;
-	int err = 0;
+	int err;
 
-	memset(d, 0, sizeof(*d));
+	err = size_data_init(d);
+	if (err)
+		return err;
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
 	cpus = calloc(ncpus, sizeof(*cpus));

@@ -1,10 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The window's counts on disk and from other hosts: the JSON reader. */
+/*
+ * The window's counts on disk and from other hosts: the JSON reader, a
+ * report read back as it was written (bytes that are not UTF-8 included),
+ * what a report from another host is refused for, and counts added scope
+ * by scope.
+ */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/types.h>
 
 #include "check.h"
 #include "json_reader.h"
+#include "size_bucket.h"
+#include "size_data.h"
+#include "size_json.h"
+#include "size_report.h"
+#include "size_slots.h"
 
 static bool parses(const char *text)
 {
@@ -64,8 +79,265 @@ static void test_json_reader(void)
 	      err);
 }
 
+/* n execs of v bytes (total, and argv/envp if exact), argc 3, in h. */
+static void count(struct size_hist *h, uint64_t v, uint64_t n, bool exact)
+{
+	static const int metrics[] = { ARGGUARD_SIZE_TOTAL_BYTES, ARGGUARD_SIZE_ARGV_BYTES,
+				       ARGGUARD_SIZE_ENVP_BYTES, ARGGUARD_SIZE_ARGC };
+
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++) {
+		int m = metrics[i];
+		uint64_t x = m == ARGGUARD_SIZE_ARGC	      ? 3
+			     : m == ARGGUARD_SIZE_TOTAL_BYTES ? v
+							      : v / 2;
+
+		if (!exact && (m == ARGGUARD_SIZE_ARGV_BYTES || m == ARGGUARD_SIZE_ENVP_BYTES))
+			continue;
+		h->count[m][size_bucket(x)] += n;
+		h->sum[m] += n * x;
+		if (x > h->max[m])
+			h->max[m] = x;
+	}
+}
+
+#define ODD_PATH "/user.slice/odd\xff\"\n\\unit"
+#define ODD_COMM "q\"\\\n\xfe"
+
+/* A policy of uid 1000, a cgroup rule whose path is not UTF-8, and slots for them. */
+static struct policy odd_policy(void)
+{
+	struct argguard_rule r = policy_rule_default();
+	struct policy p;
+
+	policy_init(&p);
+	policy_add_uid(&p, 1000, &r, 0);
+	policy_add_cgroup(&p, ODD_PATH, &r, 0);
+	size_slots_assign(&p, NULL, true);
+	return p;
+}
+
+/* Live-like data: uid 1000 (slot 3), the odd cgroup (slot 4), global, and two largest execs. */
+static void odd_data(struct size_data *d, const struct policy *p)
+{
+	size_data_init(d);
+	size_slots_scopes(p, d->scopes);
+	count(&d->hist[ARGGUARD_SIZE_SLOT_GLOBAL], 900, 10, true);
+	count(&d->hist[3], 300000, 2, true);
+	count(&d->hist[4], 5000, 7, true);
+	d->largest[0] = (struct size_exec){ .total_bytes = 300000,
+					    .argv_bytes = 150000,
+					    .envp_bytes = 150000,
+					    .argc = 3,
+					    .uid = 1000,
+					    .slot = 3,
+					    .exact = true,
+					    .cgroup = strdup(ODD_PATH) };
+	strcpy(d->largest[0].comm, ODD_COMM);
+	d->largest[1] = (struct size_exec){
+		.total_bytes = 5000, .argc = 3, .uid = 0, .slot = 4, .exact = true
+	};
+	strcpy(d->largest[1].comm, "make");
+	d->n_largest = 2;
+	snprintf(d->origin.host, sizeof(d->origin.host), "node-a");
+	snprintf(d->origin.boot_id, sizeof(d->origin.boot_id),
+		 "0f6ef1ea-9c4e-4c57-9d3e-5e3fd8f1e0a1");
+	d->origin.start = 1777600000;
+	d->origin.end = 1777686400;
+	d->origin.exact = true;
+}
+
+static char *report_json(const struct size_data *d, const struct policy *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	size_report_print(out, d, p, "the live policy", true);
+	fclose(out);
+	return text;
+}
+
+/* text, written to a file of its own in dir; its path in a static buffer. */
+static const char *put(const char *dir, const char *name, const char *text)
+{
+	static char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static bool same_hist(const struct size_hist *a, const struct size_hist *b)
+{
+	return !memcmp(a, b, sizeof(*a));
+}
+
+static void test_report_round_trip(const char *dir)
+{
+	struct policy p = odd_policy();
+	struct size_data d, back;
+	char why[SIZE_JSON_WHY_MAX] = "", *text, *again;
+	int err;
+
+	odd_data(&d, &p);
+	text = report_json(&d, &p);
+	CHECK(strstr(text, "\"schema\":1,\"host\":\"node-a\",\"boot_id\":\"0f6ef1ea-") &&
+		      strstr(text, "\"window\":{\"start\":\"2026-05-01T01:46:40Z\","
+				   "\"end\":\"2026-05-02T01:46:40Z\"},\"sizes\":\"exact\""),
+	      "the envelope: schema, host, boot id, window, size mode: %.300s", text);
+	CHECK(strstr(text, "\"scope\":\"" /* "cgroup /user.slice/odd..." in hex */
+			   "6367726f7570202f757365722e736c6963652f6f6464ff22") &&
+		      strstr(text, "\"scope_encoding\":\"hex\"") &&
+		      strstr(text, "\"comm\":\"7122"
+				   "5c0afe\",\"comm_encoding\":\"hex\""),
+	      "bytes that are not UTF-8 are written in hex, and say so");
+	err = size_json_read_file(put(dir, "round.json", text), &back, why, sizeof(why));
+	CHECK(!err, "the report reads back: %s", why);
+	CHECK(back.n_scopes == ARGGUARD_SIZE_SLOTS + 3, "its three scopes, after the slots: %zu",
+	      back.n_scopes);
+	CHECK(!err &&
+		      same_hist(&back.hist[ARGGUARD_SIZE_SLOTS],
+				&d.hist[ARGGUARD_SIZE_SLOT_GLOBAL]) &&
+		      same_hist(&back.hist[ARGGUARD_SIZE_SLOTS + 1], &d.hist[3]) &&
+		      same_hist(&back.hist[ARGGUARD_SIZE_SLOTS + 2], &d.hist[4]),
+	      "every count, sum and largest value as it was");
+	CHECK(!err && !strcmp(back.scopes[ARGGUARD_SIZE_SLOTS + 2].path, ODD_PATH),
+	      "the cgroup rule's path, its very bytes");
+	CHECK(!err && back.n_largest == 2 && !strcmp(back.largest[0].comm, ODD_COMM) &&
+		      !strcmp(back.largest[0].cgroup, ODD_PATH) &&
+		      back.largest[0].slot == ARGGUARD_SIZE_SLOTS + 1 &&
+		      back.largest[0].argv_bytes == 150000 && !back.largest[1].cgroup,
+	      "the largest execs, comm and cgroup byte for byte, each with its scope");
+	CHECK(!strcmp(back.origin.host, "node-a") && back.origin.start == 1777600000 &&
+		      back.origin.end == 1777686400 && back.origin.exact,
+	      "and the envelope");
+	again = report_json(&back, &p);
+	CHECK(!strcmp(text, again), "written again, it is the same text");
+	free(again);
+	free(text);
+	size_data_free(&back);
+	size_data_free(&d);
+	policy_free(&p);
+}
+
+/* The report's text with the first from replaced by to, refused with a why holding want. */
+static void refused(const char *dir, const char *report, const char *from, const char *to,
+		    const char *want)
+{
+	char why[SIZE_JSON_WHY_MAX] = "", *text = malloc(strlen(report) + strlen(to) + 1);
+	const char *at = strstr(report, from);
+	struct size_data d;
+	int err;
+
+	if (!at) {
+		CHECK(false, "the report holds %s", from);
+		free(text);
+		return;
+	}
+	sprintf(text, "%.*s%s%s", (int)(at - report), report, to, at + strlen(from));
+	err = size_json_read_file(put(dir, "bad.json", text), &d, why, sizeof(why));
+	CHECK(err == -EINVAL && strstr(why, want), "%s -> %s: refused, '%s'", from, to, why);
+	size_data_free(&d);
+	free(text);
+}
+
+static void test_report_refused(const char *dir)
+{
+	struct policy p = odd_policy();
+	struct size_data d;
+	char *text;
+
+	odd_data(&d, &p);
+	text = report_json(&d, &p);
+	refused(dir, text, "\"schema\":1", "\"schema\":2",
+		"schema 2; this argguard reads schema 1");
+	refused(dir, text, "\"schema\":1,", "", "no schema");
+	refused(dir, text, "\"sizes\":\"exact\"", "\"sizes\":\"some\"", "expected sizes");
+	refused(dir, text, "\"sizes\":\"exact\"", "\"sizes\":\"total\"",
+		"argv and envp counted apart, in a report of total sizes");
+	refused(dir, text, "\"low\":512,\"high\":1023", "\"low\":512,\"high\":2047",
+		"no bucket is 512 to 2047");
+	refused(dir, text, "\"low\":512,\"high\":1023,\"count\":10",
+		"\"low\":512,\"high\":1023,\"count\":11",
+		"the buckets hold 11 execs, not the count");
+	refused(dir, text, "\"max\":900", "\"max\":5000000", "not in the top bucket");
+	refused(dir, text, "\"scope\":\"uid 1000\"", "\"scope\":\"global\"", "scope global twice");
+	refused(dir, text, "\"scope\":\"uid 1000\"", "\"scope\":\"uid 01000\"",
+		"a scope with no name argguard gives one");
+	refused(dir, text, "\"execs\":10", "\"execs\":9",
+		"its execs are not the total_bytes count");
+	refused(dir, text, "\"total_bytes\":{", "\"tot_bytes\":{", "no metric is called tot_bytes");
+	refused(dir, text, "\"start\":\"2026-05-01T01:46:40Z\"", "\"start\":\"yesterday\"",
+		"expected a window");
+	refused(dir, text, "\"comm_encoding\":\"hex\"", "\"comm_encoding\":\"base64\"",
+		"largest: expected a comm");
+	refused(dir, text, "{\"schema\"", "[{\"schema\"", "expected ',' or ']'");
+	free(text);
+	size_data_free(&d);
+	policy_free(&p);
+}
+
+static void test_add(void)
+{
+	struct policy p = odd_policy();
+	struct size_data live, carried;
+	struct size_scope uid2000 = { .scope = ARGGUARD_SCOPE_UID, .uid = 2000, .ruled = true };
+	struct size_exec big = { .total_bytes = 1 << 20, .argc = 1, .uid = 2000 };
+	struct size_hist want = { 0 };
+	int at;
+
+	odd_data(&live, &p);
+	size_data_init(&carried);
+	/* The carried window: uid 1000 (a slot of the live maps) and uid 2000 (none). */
+	at = size_data_scope(&carried, &live.scopes[3]);
+	count(&carried.hist[at], 300000, 5, true);
+	at = size_data_scope(&carried, &uid2000);
+	CHECK(at == ARGGUARD_SIZE_SLOTS + 1, "a scope added comes after the slots: %d", at);
+	count(&carried.hist[at], 1000, 1, true);
+	big.slot = at;
+	size_data_add_exec(&carried, &big);
+	CHECK(!size_data_add(&live, &carried), "the carried window adds to the live counts");
+	count(&want, 300000, 7, true);
+	CHECK(same_hist(&live.hist[3], &want), "uid 1000's counts in its own slot: 2 + 5");
+	CHECK(live.n_scopes == ARGGUARD_SIZE_SLOTS + 1 &&
+		      live.scopes[ARGGUARD_SIZE_SLOTS].uid == 2000 &&
+		      size_hist_execs(&live.hist[ARGGUARD_SIZE_SLOTS], ARGGUARD_SIZE_TOTAL_BYTES) ==
+			      1,
+	      "uid 2000, which no slot counts, as a scope of its own");
+	CHECK(live.n_largest == 3 && live.largest[0].total_bytes == 1 << 20 &&
+		      live.largest[0].slot == ARGGUARD_SIZE_SLOTS,
+	      "the largest execs merged, the largest first, each with its scope here");
+	size_data_keep_ruled(&live, &p);
+	CHECK(!size_hist_execs(&live.hist[ARGGUARD_SIZE_SLOTS], ARGGUARD_SIZE_TOTAL_BYTES) &&
+		      live.n_largest == 2 &&
+		      size_hist_execs(&live.hist[3], ARGGUARD_SIZE_TOTAL_BYTES),
+	      "kept by a policy with no uid 2000 rule: its counts and its exec go, the rest stay");
+	memset(&want, 0, sizeof(want));
+	want.count[0][0] = UINT64_MAX - 1;
+	want.sum[0] = 5;
+	size_hist_merge(&want, &want);
+	CHECK(want.count[0][0] == UINT64_MAX && want.sum[0] == 10,
+	      "counts add up to the most 64 bits hold, never round");
+	size_data_free(&carried);
+	size_data_free(&live);
+	policy_free(&p);
+}
+
 int main(void)
 {
+	char dir[] = "/tmp/argguard-size-state.XXXXXX", cmd[64];
+
+	if (!mkdtemp(dir))
+		return 1;
 	test_json_reader();
+	test_report_round_trip(dir);
+	test_report_refused(dir);
+	test_add();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		CHECK(false, "%s", cmd);
 	return check_done();
 }

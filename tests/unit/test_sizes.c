@@ -82,6 +82,13 @@ static void fill(struct size_hist *h, const __u64 *sizes, size_t n_sizes, __u64 
 	size_hist_add(h, &cpu);
 }
 
+/* d's arrays; the names of its largest execs and cgroups are the test's own. */
+static void data_done(struct size_data *d)
+{
+	free(d->hist);
+	free(d->scopes);
+}
+
 static void test_over(void)
 {
 	static const __u64 sizes[] = { 100, 5000, 300000 };
@@ -212,7 +219,7 @@ static void test_suggest(void)
 	struct size_data d;
 	struct argguard_sizes argc = { 0 };
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], seen, 2, 7); /* uid 1000 */
@@ -240,6 +247,7 @@ static void test_suggest(void)
 	      "keeping half: the top of the bucket that holds it, up to a whole K: %llu",
 	      (unsigned long long)out.uids[0].rule.max_total_bytes);
 	policy_free(&out);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -252,7 +260,7 @@ static void test_report(void)
 	size_t len = 0;
 	FILE *out;
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], seen, 2, 4);
@@ -278,6 +286,7 @@ static void test_report(void)
 			   "\"over_at_most\":4}") != NULL,
 	      "JSON gives the limit's denials");
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -320,7 +329,7 @@ static void test_report_by_container(void)
 	FILE *out;
 
 	policy_add_cgroup(&live, "/system.slice/docker-*.scope", &r, 0);
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	slot = live.cgroups[1].rule.size_slot;
@@ -356,6 +365,7 @@ static void test_report_by_container(void)
 		      NULL,
 	      "and a cgroup since gone, by its id");
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -374,7 +384,7 @@ static void test_report_escapes_what_execs_chose(void)
 	size_t len = 0;
 	FILE *out;
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], (const __u64[]){ 5000 }, 1, 1);
@@ -406,6 +416,7 @@ static void test_report_escapes_what_execs_chose(void)
 	      "and it reads back as the exact bytes");
 	json_object_put(obj);
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -421,7 +432,7 @@ static void test_prometheus(void)
 
 	policy_init(&live);
 	policy_add_cgroup(&live, "/odd\"unit", &r, 0);
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], seen, 2, 4);
@@ -442,6 +453,7 @@ static void test_prometheus(void)
 	      "the sum");
 	CHECK(!strstr(text, "argguard_exec_argc"), "a metric that counted nothing is left out");
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
