@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * argguard report and argguard suggest: read the live policy (which slot
- * is whose) and the size distributions from the pinned maps, then print
- * them (size_report.c) or a policy made from them (size_data.c).
+ * is whose) and the window's size distributions, the pinned maps' and the
+ * state file's (size_window.c), then print them (size_report.c) or a
+ * policy made from them (size_data.c).
  */
 #include "size_commands.h"
 
@@ -16,9 +17,9 @@
 #include "policy_diff.h"
 #include "policy_maps.h"
 #include "size_report.h"
-#include "size_maps.h"
+#include "size_window.h"
 
-/* The live policy and the distributions. 0, or 1 with the error logged. */
+/* The live policy and the window's distributions. 0, or 1 with the error logged. */
 static int read_live(struct policy *live, struct size_data *d)
 {
 	struct policy_maps maps;
@@ -26,10 +27,7 @@ static int read_live(struct policy *live, struct size_data *d)
 
 	if (policy_maps_open(&maps))
 		return 1;
-	ret = sizes_maps_read_live(&maps, DEFAULT_CGROUP_ROOT, live, d);
-	if (ret)
-		log_error("failed to read the live policy and the size distributions: %s",
-			  strerror(-ret));
+	ret = size_window_read(&maps, live, d);
 	policy_maps_close(&maps);
 	return ret ? 1 : 0;
 }
@@ -133,6 +131,7 @@ int suggest_command(int argc, char **argv)
 	const char *policy_path = NULL;
 	struct policy live, base, out;
 	struct size_data d;
+	char start[32], end[32];
 	double v;
 	int c, ret, mode;
 
@@ -181,9 +180,12 @@ int suggest_command(int argc, char **argv)
 		return ret;
 	ret = size_suggest(policy_path ? &base : &live, &d, &o, &out);
 	if (!ret) {
+		size_time_format(start, sizeof(start), d.origin.start);
+		size_time_format(end, sizeof(end), d.origin.end);
 		printf("# argguard suggest --keep-share %g --margin %u: from the execs counted "
-		       "under\n# %s; check it with argguard policy check.\n",
-		       o.keep_share * 100, o.margin, policy_path ? policy_path : "the live policy");
+		       "from %s\n# to %s under %s; check it with argguard policy check.\n",
+		       o.keep_share * 100, o.margin, start, end,
+		       policy_path ? policy_path : "the live policy");
 		policy_sort(&out);
 		policy_print(stdout, &out);
 		policy_free(&out);

@@ -2,8 +2,9 @@
 /*
  * The window's counts on disk and from other hosts: the JSON reader, a
  * report read back as it was written (bytes that are not UTF-8 included),
- * what a report from another host is refused for, and counts added scope
- * by scope.
+ * what a report from another host is refused for, counts added scope by
+ * scope, and the state file: what it adds to the live maps, whom it is
+ * trusted from, its atomic write and what an apply drops from it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "size_json.h"
 #include "size_report.h"
 #include "size_slots.h"
+#include "size_state.h"
 
 static bool parses(const char *text)
 {
@@ -326,6 +328,89 @@ static void test_add(void)
 	policy_free(&p);
 }
 
+static void test_state(const char *dir)
+{
+	struct policy p = odd_policy(), none;
+	struct size_data d, carried;
+	struct size_state st;
+	struct size_maps_id maps = { .boot_id = "b1", .map_id = 42, .start = 1777600000 };
+	struct size_maps_id other = maps;
+	char why[SIZE_JSON_WHY_MAX], path[4096], link_path[4200], sub[4096];
+	struct stat sb;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/state/sizes.json", dir);
+	odd_data(&d, &p);
+	size_data_init(&carried);
+	carried.origin = d.origin;
+	size_data_add(&carried, &d); /* what came before: here, the same counts again */
+	CHECK(size_state_read(path, geteuid(), &st, why, sizeof(why)) == -ENOENT,
+	      "no file: nothing to add, no error");
+	CHECK(!size_state_write(path, &d, &carried, &maps), "the state is written");
+	CHECK(!stat(path, &sb) && (sb.st_mode & 07777) == 0600, "mode 0600: %o",
+	      sb.st_mode & 07777);
+	snprintf(sub, sizeof(sub), "%s/state/sizes.json.new", dir);
+	CHECK(access(sub, F_OK), "no temporary file left");
+	err = size_state_read(path, geteuid(), &st, why, sizeof(why));
+	CHECK(!err, "and read back: %s", err ? why : "");
+	if (err)
+		goto out;
+	CHECK(size_state_before(&st, &maps) == &st.carried,
+	      "beside the very maps it names (a restart adopted them): the carried counts");
+	other.map_id = 43;
+	CHECK(size_state_before(&st, &other) == &st.whole, "beside other maps: the whole window");
+	snprintf(other.boot_id, sizeof(other.boot_id), "b2");
+	other.map_id = 42;
+	CHECK(size_state_before(&st, &other) == &st.whole,
+	      "the same map id in another boot is other maps");
+	CHECK(st.maps.start == 1777600000 && st.whole.origin.start == 1777600000 &&
+		      same_hist(&st.whole.hist[ARGGUARD_SIZE_SLOTS + 1], &d.hist[3]),
+	      "its window and counts as written");
+	size_state_free(&st);
+
+	/* An apply whose policy has no uid 1000 rule drops its counts from the file. */
+	policy_init(&none);
+	CHECK(!size_state_keep_ruled(path, geteuid(), &none), "an apply drops unruled scopes");
+	err = size_state_read(path, geteuid(), &st, why, sizeof(why));
+	CHECK(!err && st.whole.n_scopes == ARGGUARD_SIZE_SLOTS + 1 &&
+		      size_hist_execs(&st.whole.hist[ARGGUARD_SIZE_SLOTS], 2) &&
+		      st.whole.n_largest == 0 && st.carried.n_largest == 0 && st.maps.map_id == 42,
+	      "global stays, uid 1000 and the cgroup go, in both parts; the maps' id stays");
+	if (!err)
+		size_state_free(&st);
+	policy_free(&none);
+
+	/* Whom it is trusted from. */
+	err = size_state_read(path, geteuid() + 1, &st, why, sizeof(why));
+	CHECK(err == -EPERM && strstr(why, "is not uid"), "another owner's directory: %s", why);
+	chmod(path, 0620);
+	err = size_state_read(path, geteuid(), &st, why, sizeof(why));
+	CHECK(err == -EPERM && strstr(why, "writable by it alone"), "a group-writable file: %s",
+	      why);
+	chmod(path, 0600);
+	snprintf(link_path, sizeof(link_path), "%s.link", path);
+	link(path, link_path);
+	err = size_state_read(path, geteuid(), &st, why, sizeof(why));
+	CHECK(err == -EPERM && strstr(why, "one name"), "a file with a second name: %s", why);
+	unlink(link_path);
+	snprintf(sub, sizeof(sub), "%s/state", dir);
+	chmod(sub, 0777);
+	err = size_state_read(path, geteuid(), &st, why, sizeof(why));
+	CHECK(err == -EPERM && strstr(why, "its directory"), "a directory others write: %s", why);
+	chmod(sub, 0700);
+	symlink(path, link_path);
+	err = size_state_read(link_path, geteuid(), &st, why, sizeof(why));
+	CHECK(err == -ELOOP && !strcmp(why, "a symbolic link"), "a symbolic link: %s", why);
+	unlink(link_path);
+	put(sub, "sizes.json", "{\"schema\": 1, \"sizes\": \"exact\", \"window\"");
+	err = size_state_read(path, geteuid(), &st, why, sizeof(why));
+	CHECK(err == -EINVAL && strstr(why, "line 1:"), "a file cut short: %s", why);
+out:
+	size_data_free(&carried);
+	size_data_free(&d);
+	policy_free(&p);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/argguard-size-state.XXXXXX", cmd[64];
@@ -336,6 +421,7 @@ int main(void)
 	test_report_round_trip(dir);
 	test_report_refused(dir);
 	test_add();
+	test_state(dir);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		CHECK(false, "%s", cmd);
