@@ -2,8 +2,9 @@
 /*
  * argguard report and argguard suggest: read the live policy (which slot
  * is whose) and the window's size distributions, the pinned maps' and the
- * state file's (size_window.c), then print them (size_report.c) or a
- * policy made from them (size_data.c).
+ * state file's (size_window.c), or for suggest --from other hosts' reports
+ * (size_json.c), then print them (size_report.c) or a policy made from
+ * them (size_data.c).
  */
 #include "size_commands.h"
 
@@ -16,6 +17,7 @@
 #include "names.h"
 #include "policy_diff.h"
 #include "policy_maps.h"
+#include "size_json.h"
 #include "size_report.h"
 #include "size_window.h"
 
@@ -118,9 +120,95 @@ static bool parse_double(const char *text, double min, double max, double *v)
 	return !errno && end != text && !*end && *v >= min && *v <= max;
 }
 
+/*
+ * The reports in files[0..n) summed into d, made here, d->origin their
+ * window: the earliest start (unknown if one is) to the latest end. One of
+ * another schema or size mode than the first's is refused, by name. 0, or
+ * 2 with the error logged.
+ */
+static int read_reports(char **files, int n, struct size_data *d)
+{
+	char why[SIZE_JSON_WHY_MAX];
+	struct size_data one;
+	bool start_known = true;
+	int err;
+
+	if (size_data_init(d)) {
+		log_error("failed to merge the reports: %s", strerror(ENOMEM));
+		return 2;
+	}
+	for (int i = 0; i < n; i++) {
+		err = size_json_read_file(files[i], &one, why, sizeof(why));
+		if (!err && i && one.origin.exact != d->origin.exact) {
+			snprintf(why, sizeof(why), "%s sizes, where %s has %s ones",
+				 one.origin.exact ? "exact" : "total", files[0],
+				 d->origin.exact ? "exact" : "total");
+			err = -EINVAL;
+		}
+		if (!err)
+			err = size_data_add(d, &one);
+		if (err) {
+			log_error("%s: %s", files[i], err == -ENOMEM ? strerror(ENOMEM) : why);
+			size_data_free(&one);
+			size_data_free(d);
+			return 2;
+		}
+		if (!i)
+			d->origin = one.origin;
+		start_known = start_known && one.origin.start;
+		if (one.origin.start && one.origin.start < d->origin.start)
+			d->origin.start = one.origin.start;
+		if (one.origin.end > d->origin.end)
+			d->origin.end = one.origin.end;
+		size_data_free(&one);
+	}
+	if (!start_known)
+		d->origin.start = 0;
+	return 0;
+}
+
+/*
+ * With --from: the reports, and the policy to start from, _FILE_ of
+ * --policy (in *base) or else the live one (in *live). 0, or the exit code
+ * with the error logged and nothing left to free.
+ */
+static int read_from(char **files, int n, const char *policy_path, struct policy *base,
+		     struct policy *live, struct size_data *d)
+{
+	struct policy_maps maps;
+	int ret;
+
+	policy_init(base);
+	policy_init(live);
+	if (policy_path) {
+		ret = read_file(policy_path, base);
+		if (ret)
+			return ret;
+	} else {
+		if (policy_maps_open(&maps)) {
+			log_error("suggest --from starts from the live policy: give --policy FILE "
+				  "where none is loaded");
+			return 1;
+		}
+		ret = policy_maps_read(&maps, live);
+		policy_maps_close(&maps);
+		if (ret) {
+			log_error("failed to read the live policy: %s", strerror(-ret));
+			return 1;
+		}
+	}
+	ret = read_reports(files, n, d);
+	if (ret) {
+		policy_free(base);
+		policy_free(live);
+	}
+	return ret;
+}
+
 int suggest_command(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, 'f' },
 		{ "keep-share", required_argument, NULL, 'k' },
 		{ "margin", required_argument, NULL, 'M' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -131,20 +219,30 @@ int suggest_command(int argc, char **argv)
 	const char *policy_path = NULL;
 	struct policy live, base, out;
 	struct size_data d;
-	char start[32], end[32];
+	char **from, start[32], end[32];
+	int n_from = 0;
 	double v;
 	int c, ret, mode;
 
+	from = calloc(argc, sizeof(*from));
+	if (!from) {
+		log_error("failed to read the options: %s", strerror(ENOMEM));
+		return 1;
+	}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			from[n_from++] = optarg;
+			break;
 		case 'k':
 			if (!parse_double(optarg, 0, 100, &v) || v <= 0) {
 				log_error(
 					"--keep-share takes a percentage above 0 and at most 100, "
 					"not '%s'",
 					optarg);
+				free(from);
 				return 2;
 			}
 			o.keep_share = v / 100;
@@ -154,6 +252,7 @@ int suggest_command(int argc, char **argv)
 				log_error("--margin takes a whole percentage from 0 to 1000, not "
 					  "'%s'",
 					  optarg);
+				free(from);
 				return 2;
 			}
 			o.margin = (unsigned int)v;
@@ -162,6 +261,7 @@ int suggest_command(int argc, char **argv)
 			mode = mode_parse(optarg);
 			if (mode < 0) {
 				log_error("--mode takes off, audit or enforce, not '%s'", optarg);
+				free(from);
 				return 2;
 			}
 			o.mode = mode;
@@ -171,20 +271,33 @@ int suggest_command(int argc, char **argv)
 			break;
 		default:
 			log_error("usage: argguard suggest [--keep-share P] [--margin M] "
-				  "[--mode MODE] [--policy FILE]");
+				  "[--mode MODE] [--policy FILE] [--from FILE...]");
+			free(from);
 			return 2;
 		}
 	}
-	ret = read_inputs("suggest", argc, argv, policy_path, &base, &live, &d);
-	if (ret)
+	if (n_from) {
+		/* Its files are its arguments and every operand: --from A B C. */
+		while (optind < argc)
+			from[n_from++] = argv[optind++];
+		ret = read_from(from, n_from, policy_path, &base, &live, &d);
+	} else {
+		ret = read_inputs("suggest", argc, argv, policy_path, &base, &live, &d);
+	}
+	if (ret) {
+		free(from);
 		return ret;
+	}
 	ret = size_suggest(policy_path ? &base : &live, &d, &o, &out);
 	if (!ret) {
 		size_time_format(start, sizeof(start), d.origin.start);
 		size_time_format(end, sizeof(end), d.origin.end);
 		printf("# argguard suggest --keep-share %g --margin %u: from the execs counted "
-		       "from %s\n# to %s under %s; check it with argguard policy check.\n",
-		       o.keep_share * 100, o.margin, start, end,
+		       "from %s\n# to %s ",
+		       o.keep_share * 100, o.margin, start, end);
+		if (n_from)
+			printf("in %d report%s, ", n_from, n_from == 1 ? "" : "s");
+		printf("under %s; check it with argguard policy check.\n",
 		       policy_path ? policy_path : "the live policy");
 		policy_sort(&out);
 		policy_print(stdout, &out);
@@ -192,6 +305,7 @@ int suggest_command(int argc, char **argv)
 	} else {
 		log_error("failed to make the policy: %s", strerror(-ret));
 	}
+	free(from);
 	size_data_free(&d);
 	policy_free(&live);
 	policy_free(&base);
