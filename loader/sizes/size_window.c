@@ -15,6 +15,7 @@
 #include "log.h"
 #include "size_json.h"
 #include "size_maps.h"
+#include "size_report.h"
 
 static void read_boot_id(char *buf, size_t len)
 {
@@ -190,6 +191,7 @@ static int keep(struct size_keeper *k)
 		whole.origin.exact = k->exact;
 		whole.origin.start = start;
 		err = size_state_write(ARGGUARD_SIZES_STATE, &whole, &before, &k->id);
+		k->start = start;
 	}
 	size_data_free(&whole);
 	size_data_free(&live_d);
@@ -235,4 +237,11 @@ void size_keeper_start(struct size_keeper *k, const int *fds, bool adopted)
 	/* Maps made by this start count from now; pinned ones, since the boot at most. */
 	k->id.start = adopted ? boot_time() : time(NULL);
 	size_keeper_save(k);
+	if (!k->failing) {
+		char since[32];
+
+		size_time_format(since, sizeof(since), k->start);
+		log_info("counting exec sizes in a window since %s, kept in %s", since,
+			 ARGGUARD_SIZES_STATE);
+	}
 }

@@ -34,6 +34,7 @@ int size_window_read(const struct policy_maps *maps, struct policy *live, struct
 struct size_keeper {
 	struct policy_maps maps; /* the daemon's own fds */
 	struct size_maps_id id; /* of the maps it counts in */
+	int64_t start; /* of the window, as last written */
 	bool exact;
 	uint64_t next_ns;
 	bool failing;
