@@ -15,6 +15,7 @@
 #include "names.h"
 #include "pins.h"
 #include "policy.h"
+#include "size_state.h"
 
 /* Where the package puts the monitoring files (CMakeLists.txt, monitoring/). */
 #define ARGGUARD_SHARE_DIR "/usr/share/argguard"
@@ -46,7 +47,9 @@ static const char run_options[] =
 	"    -s, --on-stop keep|unload\n"
 	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
 	"                        keep it in the pinned links (default), or unload\n"
-	"                        it as argguard unload would. A crash always keeps it.\n"
+	"                        it as argguard unload would: then every restart,\n"
+	"                        an upgrade's too, leaves execs unjudged until the\n"
+	"                        next start. A crash always keeps it.\n"
 	"    -m, --metrics-dir DIR\n"
 	"                        Keep DIR/" METRICS_TEXTFILE " current for node_exporter's\n"
 	"                        textfile collector (on Debian, DIR is\n"
@@ -149,7 +152,10 @@ static const char report_description[] =
 	"                  in force (or in --policy FILE) would have denied or\n"
 	"                  logged as would-deny. Counting is on while the mode is\n"
 	"                  audit or enforce; a rule keeps its counts while it\n"
-	"                  stays in the policy.\n";
+	"                  stays in the policy, across restarts, reboots and\n"
+	"                  upgrades (" ARGGUARD_SIZES_STATE "). It says\n"
+	"                  which window it covers; --format json adds the host,\n"
+	"                  the boot id, the size mode and a schema version.\n";
 
 static const char suggest_options[] =
 	"        --keep-share P  With suggest: the percentage of the execs counted\n"
@@ -159,14 +165,18 @@ static const char suggest_options[] =
 	"                        was seen (default 25).\n"
 	"        --mode MODE     With suggest: the suggested policy's mode (default\n"
 	"                        enforce).\n"
-	"        --policy FILE   With suggest: start from FILE, not the live policy.\n";
+	"        --policy FILE   With suggest: start from FILE, not the live policy.\n"
+	"        --from FILE...  With suggest: from the counts of these reports\n"
+	"                        (argguard report --format json, of many hosts),\n"
+	"                        summed, not this host's.\n";
 
 static const char suggest_description[] =
 	"    suggest       Print a policy file: the live policy (or FILE) with\n"
 	"                  the five limits of each rule that counted execs set\n"
 	"                  from its distributions, plus the margin, rounded up to\n"
 	"                  a whole K, never under the lockout floor. Check it with\n"
-	"                  argguard policy check, then apply it.\n";
+	"                  argguard policy check, then apply it. Its first lines\n"
+	"                  say which window it learned from.\n";
 
 static const char reload_options[] =
 	"        --pid PID       With reload: the process id of argguard run\n"
@@ -204,7 +214,8 @@ static const struct command_help commands[] = {
 	{ "report", "    argguard report [--format text|json] [--policy FILE]\n",
 	  report_description, report_options, NULL },
 	{ "suggest",
-	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE] [--policy FILE]\n",
+	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE] [--policy FILE]\n"
+	  "                     [--from FILE...]\n",
 	  suggest_description, suggest_options, NULL },
 	{ "reload", "    argguard reload --pid PID [--timeout SECONDS]\n", reload_description,
 	  reload_options, NULL },
@@ -268,6 +279,7 @@ static const char help_policy_examples[] =
 	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    argguard report                # sizes seen, and what the limits deny\n"
 	"    argguard suggest --keep-share 99.9 > /tmp/new.conf\n"
+	"    argguard suggest --from host-*.json > /tmp/fleet.conf   # many hosts' reports\n"
 	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
@@ -284,6 +296,7 @@ static const char help_tail[] =
 	"    " DEFAULT_POLICY_FILE POLICY_FRAGMENT_DIR_SUFFIX
 	"/    its fragments, *.conf, after it\n"
 	"    " ARGGUARD_LAST_GOOD "  the last policy that applied\n"
+	"    " ARGGUARD_SIZES_STATE "     the window's size counts\n"
 	"    " ARGGUARD_APPLY_STATUS "       the last apply's outcome\n"
 	"    " ARGGUARD_NAMES_UNKNOWN "      there while it skipped names unknown here\n"
 	"    " DEFAULT_LOG "\n"
