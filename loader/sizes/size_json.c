@@ -197,6 +197,8 @@ static int read_metric(const struct json_value *v, struct size_hist *h, int m, c
 	if (total != count)
 		return refuse(why, len, "%s: the buckets hold %llu execs, not the count, %llu",
 			      name, (unsigned long long)total, (unsigned long long)count);
+	if (!count) /* the writer leaves such a metric out */
+		return refuse(why, len, "%s: no exec counted", name);
 	if (top < 0 ? h->max[m] != 0
 		    : h->max[m] < size_bucket_low(top) || h->max[m] > size_bucket_high(top))
 		return refuse(why, len, "%s: the largest, %llu, is not in the top bucket counted",
