@@ -9,7 +9,6 @@
 
 struct parser {
 	const char *p, *end, *start;
-	int depth;
 	char *err;
 	size_t err_len;
 	bool failed;
@@ -290,70 +289,40 @@ bad:
 	return false;
 }
 
-static struct json_value *parse_value(struct parser *ps);
-
-/* The elements of an array or the members of an object, after its '[' or '{'. */
-static bool parse_children(struct parser *ps, struct json_value *v, bool object)
+/* A member's key and its ':', into *key (malloc'd). */
+static bool parse_key(struct parser *ps, char **key)
 {
-	struct json_value **tail = &v->child, *child;
-	char close = object ? '}' : ']';
-	char *key = NULL;
-	size_t key_len;
+	size_t len;
 
 	skip_space(ps);
-	if (ps->p < ps->end && *ps->p == close) {
-		ps->p++;
-		return true;
-	}
-	for (;;) {
-		skip_space(ps);
-		if (object) {
-			if (ps->p >= ps->end || *ps->p != '"') {
-				fail(ps, "expected a key");
-				return false;
-			}
-			ps->p++;
-			if (!parse_string(ps, &key, &key_len))
-				return false;
-			if (strlen(key) != key_len) {
-				fail(ps, "a key with a NUL in it");
-				free(key);
-				return false;
-			}
-			skip_space(ps);
-			if (ps->p >= ps->end || *ps->p != ':') {
-				fail(ps, "expected ':' after a key");
-				free(key);
-				return false;
-			}
-			ps->p++;
-		}
-		child = parse_value(ps);
-		if (!child) {
-			free(key);
-			return false;
-		}
-		child->key = key;
-		key = NULL;
-		*tail = child;
-		tail = &child->next;
-		skip_space(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
-			continue;
-		}
-		if (ps->p < ps->end && *ps->p == close) {
-			ps->p++;
-			return true;
-		}
-		fail(ps, object ? "expected ',' or '}'" : "expected ',' or ']'");
+	if (ps->p >= ps->end || *ps->p != '"') {
+		fail(ps, "expected a key");
 		return false;
 	}
+	ps->p++;
+	if (!parse_string(ps, key, &len))
+		return false;
+	if (strlen(*key) != len) {
+		fail(ps, "a key with a NUL in it");
+		goto bad;
+	}
+	skip_space(ps);
+	if (ps->p >= ps->end || *ps->p != ':') {
+		fail(ps, "expected ':' after a key");
+		goto bad;
+	}
+	ps->p++;
+	return true;
+bad:
+	free(*key);
+	*key = NULL;
+	return false;
 }
 
-static struct json_value *parse_value(struct parser *ps)
+/* One value: a scalar whole, or an array's or an object's node with its bracket read. */
+static struct json_value *parse_one(struct parser *ps)
 {
-	struct json_value *v = NULL;
+	struct json_value *v;
 	char c;
 
 	skip_space(ps);
@@ -363,19 +332,8 @@ static struct json_value *parse_value(struct parser *ps)
 	}
 	c = *ps->p;
 	if (c == '{' || c == '[') {
-		if (++ps->depth > JSON_READER_MAX_DEPTH) {
-			fail(ps, "arrays and objects nested more than %d deep",
-			     JSON_READER_MAX_DEPTH);
-			return NULL;
-		}
 		ps->p++;
-		v = new_value(ps, c == '{' ? JSON_OBJECT : JSON_ARRAY);
-		if (v && !parse_children(ps, v, c == '{')) {
-			json_free(v);
-			v = NULL;
-		}
-		ps->depth--;
-		return v;
+		return new_value(ps, c == '{' ? JSON_OBJECT : JSON_ARRAY);
 	}
 	if (c == '"') {
 		ps->p++;
@@ -396,6 +354,80 @@ static struct json_value *parse_value(struct parser *ps)
 	return parse_number(ps);
 }
 
+static char closer(const struct json_value *v)
+{
+	return v->type == JSON_OBJECT ? '}' : ']';
+}
+
+/*
+ * The whole value, its arrays and objects open on a stack of their own (no
+ * recursion: the depth is the stack's), each node linked in as it is made,
+ * so that freeing the root frees all on failure.
+ */
+static struct json_value *parse_tree(struct parser *ps)
+{
+	struct {
+		struct json_value *v;
+		struct json_value **tail;
+	} open[JSON_READER_MAX_DEPTH];
+	struct json_value *root = NULL, *v;
+	char *key = NULL;
+	int depth = 0;
+
+	for (;;) {
+		if (depth && open[depth - 1].v->type == JSON_OBJECT && !parse_key(ps, &key))
+			goto fail;
+		v = parse_one(ps);
+		if (!v)
+			goto fail;
+		v->key = key;
+		key = NULL;
+		if (depth) {
+			*open[depth - 1].tail = v;
+			open[depth - 1].tail = &v->next;
+		} else {
+			root = v;
+		}
+		if (v->type == JSON_ARRAY || v->type == JSON_OBJECT) {
+			if (depth == JSON_READER_MAX_DEPTH) {
+				fail(ps, "arrays and objects nested more than %d deep",
+				     JSON_READER_MAX_DEPTH);
+				goto fail;
+			}
+			open[depth].v = v;
+			open[depth].tail = &v->child;
+			depth++;
+			skip_space(ps);
+			if (ps->p >= ps->end || *ps->p != closer(v))
+				continue; /* its first element or member */
+			ps->p++;
+			depth--;
+		}
+		/* Close what ends after this value; then its next element or member. */
+		while (depth) {
+			skip_space(ps);
+			if (ps->p < ps->end && *ps->p == ',') {
+				ps->p++;
+				break;
+			}
+			if (ps->p < ps->end && *ps->p == closer(open[depth - 1].v)) {
+				ps->p++;
+				depth--;
+				continue;
+			}
+			fail(ps, open[depth - 1].v->type == JSON_OBJECT ? "expected ',' or '}'"
+									: "expected ',' or ']'");
+			goto fail;
+		}
+		if (!depth)
+			return root;
+	}
+fail:
+	free(key);
+	json_free(root);
+	return NULL;
+}
+
 struct json_value *json_parse(const char *text, size_t len, char *err, size_t err_len)
 {
 	struct parser ps = {
@@ -410,7 +442,7 @@ struct json_value *json_parse(const char *text, size_t len, char *err, size_t er
 		errno = EFBIG;
 		return NULL;
 	}
-	root = parse_value(&ps);
+	root = parse_tree(&ps);
 	if (!root) {
 		if (errno != ENOMEM)
 			errno = EINVAL;
@@ -429,9 +461,16 @@ struct json_value *json_parse(const char *text, size_t len, char *err, size_t er
 void json_free(struct json_value *v)
 {
 	while (v) {
-		struct json_value *next = v->next;
+		struct json_value *next, *last;
 
-		json_free(v->child);
+		/* Its children go before its siblings: one list, freed in one walk. */
+		if (v->child) {
+			for (last = v->child; last->next; last = last->next)
+				;
+			last->next = v->next;
+			v->next = v->child;
+		}
+		next = v->next;
 		free(v->key);
 		free(v->text);
 		free(v);
