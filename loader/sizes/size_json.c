@@ -369,11 +369,12 @@ int size_json_counts(const struct json_value *obj, struct size_data *d, char *wh
 static int read_time(const struct json_value *window, const char *key, int64_t *t)
 {
 	const struct json_value *v = json_get(window, key);
+	const char *s = json_str_of(v);
 
 	*t = 0;
 	if (v && v->type == JSON_NULL)
 		return 0;
-	return json_str_of(v) && size_time_parse(v->text, t) ? 0 : -EINVAL;
+	return s && size_time_parse(s, t) ? 0 : -EINVAL;
 }
 
 int size_json_origin(const struct json_value *root, struct size_origin *o, char *why, size_t len)
@@ -447,7 +448,7 @@ int size_json_read_file(const char *path, struct size_data *d, char *why, size_t
 {
 	struct json_value *root;
 	char *text;
-	size_t n;
+	size_t n = 0;
 	int err, fd;
 
 	err = size_data_init(d);

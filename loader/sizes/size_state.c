@@ -76,7 +76,7 @@ int size_state_read(const char *path, uid_t owner, struct size_state *st, char *
 	char dir_buf[4096], *text;
 	struct stat st_dir, st_file;
 	const char *dir = dir_of(path, dir_buf, sizeof(dir_buf));
-	size_t n;
+	size_t n = 0;
 	int fd, err;
 
 	memset(st, 0, sizeof(*st));

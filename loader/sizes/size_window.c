@@ -35,14 +35,18 @@ static int64_t boot_time(void)
 {
 	FILE *f = fopen("/proc/stat", "re");
 	unsigned long long btime;
-	char line[256];
+	char line[256], *end;
 	int64_t t = time(NULL);
 
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "btime %llu", &btime) == 1) {
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "btime ", 6))
+			continue;
+		errno = 0;
+		btime = strtoull(line + 6, &end, 10);
+		if (!errno && end != line + 6 && *end == '\n')
 			t = (int64_t)btime;
-			break;
-		}
+		break;
+	}
 	if (f)
 		fclose(f);
 	return t;

@@ -6,8 +6,10 @@
  * scope, and the state file: what it adds to the live maps, whom it is
  * trusted from, its atomic write and what an apply drops from it.
  */
+#define _GNU_SOURCE /* nftw() */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -132,8 +134,8 @@ static void odd_data(struct size_data *d, const struct policy *p)
 					    .argc = 3,
 					    .uid = 1000,
 					    .slot = 3,
-					    .exact = true,
-					    .cgroup = strdup(ODD_PATH) };
+					    .exact = true };
+	d->largest[0].cgroup = strdup(ODD_PATH);
 	strcpy(d->largest[0].comm, ODD_COMM);
 	d->largest[1] = (struct size_exec){
 		.total_bytes = 5000, .argc = 3, .uid = 0, .slot = 4, .exact = true
@@ -411,9 +413,17 @@ out:
 	policy_free(&p);
 }
 
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
 int main(void)
 {
-	char dir[] = "/tmp/argguard-size-state.XXXXXX", cmd[64];
+	char dir[] = "/tmp/argguard-size-state.XXXXXX";
 
 	if (!mkdtemp(dir))
 		return 1;
@@ -422,8 +432,6 @@ int main(void)
 	test_report_refused(dir);
 	test_add();
 	test_state(dir);
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		CHECK(false, "%s", cmd);
+	CHECK(!nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS), "the test's files are removed");
 	return check_done();
 }
