@@ -216,14 +216,14 @@ union() {
 # next_reboot: reboot/prepare.sh, and the mutant that the next line of
 # REBOOTS names installed (the good build stays for "control").
 next_reboot() {
-	local next
+	local next what=control
 	next=$(head -n 1 "$REBOOTS")
+	[[ $next == control ]] || what=${NAMES[next]}
 	"$HERE/../reboot/prepare.sh" >"$STATE/reboot-prepare.log" 2>&1 ||
-		stop_run "reboot/prepare.sh, before ${next/#[0-9]*/${NAMES[next]:-?}}" \
-			"$STATE/reboot-prepare.log"
-	[[ $next == control ]] || install_artefact "$MUTANTS/${NAMES[next]}"
+		stop_run "reboot/prepare.sh, before the reboot suite's $what" "$STATE/reboot-prepare.log"
+	[[ $next == control ]] || install_artefact "$MUTANTS/$what"
 	sync
-	echo "boot done; the next runs the reboot suite's ${next/#[0-9]*/${NAMES[next]:-?}}"
+	echo "boot done; the next runs the reboot suite's $what"
 }
 
 first_boot() {
