@@ -135,12 +135,12 @@ static void odd_data(struct size_data *d, const struct policy *p)
 					    .uid = 1000,
 					    .slot = 3,
 					    .exact = true };
-	d->largest[0].cgroup = strdup(ODD_PATH);
-	strcpy(d->largest[0].comm, ODD_COMM);
 	d->largest[1] = (struct size_exec){
 		.total_bytes = 5000, .argc = 3, .uid = 0, .slot = 4, .exact = true
 	};
+	strcpy(d->largest[0].comm, ODD_COMM);
 	strcpy(d->largest[1].comm, "make");
+	d->largest[0].cgroup = strdup(ODD_PATH);
 	d->n_largest = 2;
 	snprintf(d->origin.host, sizeof(d->origin.host), "node-a");
 	snprintf(d->origin.boot_id, sizeof(d->origin.boot_id),
