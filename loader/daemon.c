@@ -244,7 +244,7 @@ int run_daemon(const struct run_opts *opts)
 	metrics_file_write(&metrics);
 	for (int i = 0; i < NR_MAP_PINS; i++)
 		map_fds[i] = programs_map_fd(progs, i);
-	size_keeper_start(&sizes, map_fds, earlier_pins);
+	size_keeper_start(&sizes, map_fds, earlier_pins, programs_exact_sizes(progs));
 	while (!stopping) {
 		if (reload) {
 			reload = 0;

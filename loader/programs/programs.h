@@ -34,4 +34,11 @@ int programs_map_fd(const struct programs *p, enum pin pin);
 /* Close the programs: the pinned links, and enforcement, stay in place. */
 void programs_close(struct programs *p);
 
+/*
+ * Whether the kernel the load was made for counts an exec's argv and envp
+ * bytes apart (kernel_features.h): as the load recorded it, so the daemon
+ * never reads the kernel's BTF itself.
+ */
+bool programs_exact_sizes(const struct programs *p);
+
 #endif /* ARGGUARD_PROGRAMS_H */

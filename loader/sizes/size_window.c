@@ -52,15 +52,13 @@ static int64_t boot_time(void)
 	return t;
 }
 
-void size_origin_here(struct size_origin *o)
+void size_origin_here(struct size_origin *o, bool exact)
 {
-	struct kernel_features kernel;
-
 	memset(o, 0, sizeof(*o));
 	if (gethostname(o->host, sizeof(o->host) - 1))
 		o->host[0] = '\0';
 	read_boot_id(o->boot_id, sizeof(o->boot_id));
-	o->exact = !kernel_features_read(&kernel) && kernel.exact_sizes;
+	o->exact = exact;
 	o->end = time(NULL);
 }
 
@@ -81,6 +79,7 @@ static int maps_id_of(int fd, struct size_maps_id *id)
 
 int size_window_read(const struct policy_maps *maps, struct policy *live, struct size_data *d)
 {
+	struct kernel_features kernel;
 	char why[SIZE_JSON_WHY_MAX];
 	struct size_maps_id id;
 	struct size_state st;
@@ -92,7 +91,8 @@ int size_window_read(const struct policy_maps *maps, struct policy *live, struct
 			  strerror(-err));
 		return err;
 	}
-	size_origin_here(&d->origin);
+	/* A command, not the daemon: the kernel's BTF says what it counts. */
+	size_origin_here(&d->origin, !kernel_features_read(&kernel) && kernel.exact_sizes);
 	err = maps_id_of(maps->fd[PIN_SIZES], &id);
 	if (err) {
 		log_error("failed to read the sizes map's id: %s", strerror(-err));
@@ -191,8 +191,7 @@ static int keep(struct size_keeper *k)
 	if (!err)
 		err = size_data_add(&whole, &live_d);
 	if (!err) {
-		size_origin_here(&whole.origin);
-		whole.origin.exact = k->exact;
+		size_origin_here(&whole.origin, k->exact);
 		whole.origin.start = start;
 		err = size_state_write(ARGGUARD_SIZES_STATE, &whole, &before, &k->id);
 		k->start = start;
@@ -226,15 +225,14 @@ void size_keeper_tick(struct size_keeper *k)
 		size_keeper_save(k);
 }
 
-void size_keeper_start(struct size_keeper *k, const int *fds, bool adopted)
+void size_keeper_start(struct size_keeper *k, const int *fds, bool adopted, bool exact)
 {
-	struct kernel_features kernel;
 	int err;
 
 	memset(k, 0, sizeof(*k));
 	for (int i = 0; i < NR_MAP_PINS; i++)
 		k->maps.fd[i] = fds[i];
-	k->exact = !kernel_features_read(&kernel) && kernel.exact_sizes;
+	k->exact = exact;
 	err = maps_id_of(k->maps.fd[PIN_SIZES], &k->id);
 	if (err)
 		log_error("failed to read the sizes map's id: %s", strerror(-err));

@@ -18,8 +18,8 @@
 /* How often the daemon writes the state file: what a power cut can lose. */
 #define SIZE_KEEP_INTERVAL_S 300
 
-/* This host's name, the boot's id and whether its kernel counts exact sizes, into o. */
-void size_origin_here(struct size_origin *o);
+/* This host's name, the boot's id and now as the window's end, into o; exact as given. */
+void size_origin_here(struct size_origin *o, bool exact);
 
 /*
  * For report and suggest: the live policy into live, and into d the live
@@ -44,9 +44,10 @@ struct size_keeper {
  * Start keeping the counts of the maps open at fds (the daemon's, which
  * stay its own), and write the state file a first time: the window the
  * file held, and these maps. adopted: the maps were pinned before this
- * start, so they may have counted since the boot.
+ * start, so they may have counted since the boot. exact: the kernel counts
+ * argv and envp apart (programs_exact_sizes()).
  */
-void size_keeper_start(struct size_keeper *k, const int *fds, bool adopted);
+void size_keeper_start(struct size_keeper *k, const int *fds, bool adopted, bool exact);
 
 /* Write the state file if SIZE_KEEP_INTERVAL_S have passed since the last write. */
 void size_keeper_tick(struct size_keeper *k);
