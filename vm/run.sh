@@ -217,12 +217,13 @@ boot() {
 	# Guest time then counts instructions: timings repeat to within 0.1%.
 	((ICOUNT)) && accel=tcg cpu=max smp=(-smp 1 -icount shift=0,sleep=off)
 	rm -f "$OUT/console.log" "$OUT/job.log"
+	# argguard.test_guest tells the guest jobs where they are (tests/guest/guard.sh).
 	log "booting the guest ($accel, timeout ${TIMEOUT}s); console: $OUT/console.log"
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$accel" -machine q35 -cpu "$cpu" "${smp[@]}" -m 2G \
 		-nodefaults -display none -no-reboot \
 		-kernel "$KERNEL/bzImage" "${initrd[@]}" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0 $APPEND" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0 argguard.test_guest $APPEND" \
 		-drive "file=$OUT/disk.img,if=virtio,format=raw" \
 		-device virtio-rng-pci \
 		-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" || rc=$?

@@ -160,10 +160,13 @@ same() {
 	fi
 }
 
-# A copy of the runner beside a directory of the planted cases only.
+# A copy of the runner beside a directory of the planted cases only. The
+# host is no guest: guard.sh would refuse (guest-guard.sh checks that it
+# does), and the planted cases are harmless, so a stand-in lets it run.
 plant() {
 	mkdir -p "$WORK/guest/planted"
 	cp "$GUEST/run-suite.sh" "$GUEST/lib.sh" "$WORK/guest/"
+	echo '# the guard left out: only the planted cases run' >"$WORK/guest/guard.sh"
 	printf '%s\n' "$PLANTED" >"$WORK/guest/planted/planted.sh"
 }
 

@@ -12,6 +12,7 @@
 # skip "REASON" is reported "ok N - name # SKIP REASON". Exits nonzero if a
 # test failed; whether a skip may pass, tests/checks/tap-summary.sh says.
 set -euo pipefail
+source "${BASH_SOURCE[0]%/*}/guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
