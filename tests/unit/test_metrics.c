@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -556,6 +557,28 @@ static int write_quietly(const char *dir, const struct argguard_metrics *m, char
 	return ret;
 }
 
+/*
+ * A scratch directory gone with all it holds, whatever the test (or a
+ * mutant under test, tests/mutants/) left in it: no directory of the
+ * tests' stays in /tmp, not even one a test gave to uid 65534.
+ */
+static void remove_scratch(const char *dir)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 static void textfile_is_written_whole_and_readable(void)
 {
 	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], buf[8192], why[512];
@@ -584,19 +607,28 @@ static void textfile_is_written_whole_and_readable(void)
 	want = print(METRICS_PROMETHEUS, &m);
 	CHECK(!strcmp(buf, want), "the file holds the latest exposition");
 	free(want);
-	unlink(path);
-	rmdir(dir);
+	remove_scratch(dir);
 	CHECK(write_quietly(dir, &m, why, sizeof(why)) == -ENOENT, "a missing directory: -ENOENT");
 	CHECK(strstr(why, dir) != NULL, "the error names the directory: %s", why);
 	umask(old);
 }
 
-/* What a test that hangs prints, rather than hang ctest: write(2) and _exit(2) are safe here. */
+/* The FIFO test's scratch directory and the names in it, for blocked() to remove. */
+static char fifo_dir[sizeof("/tmp/argguard-metrics-XXXXXX")], fifo_names[2][300];
+
+/*
+ * What a test that hangs prints, rather than hang ctest, after it removed
+ * its scratch directory: write(2), unlink(2), rmdir(2) and _exit(2) are
+ * safe here.
+ */
 static void blocked(int sig)
 {
 	static const char msg[] = "not ok - the textfile's write waited for a FIFO's reader\n";
 
 	(void)sig;
+	unlink(fifo_names[0]);
+	unlink(fifo_names[1]);
+	rmdir(fifo_dir);
 	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
 		_exit(2);
 	_exit(1);
@@ -615,6 +647,9 @@ static void textfile_write_does_not_wait_for_a_fifo(void)
 	snprintf(path, sizeof(path), "%s/argguard.prom", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	CHECK(mkfifo(tmp, 0600) == 0, "a FIFO where the temporary file goes");
+	snprintf(fifo_dir, sizeof(fifo_dir), "%s", dir);
+	snprintf(fifo_names[0], sizeof(fifo_names[0]), "%s", tmp);
+	snprintf(fifo_names[1], sizeof(fifo_names[1]), "%s", path);
 	fflush(stdout);
 	signal(SIGALRM, blocked);
 	alarm(10);
@@ -625,9 +660,7 @@ static void textfile_write_does_not_wait_for_a_fifo(void)
 	      why);
 	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode), "the textfile is a regular file");
 	CHECK(access(tmp, F_OK) && errno == ENOENT, "and nothing is left at the temporary name");
-	unlink(path);
-	unlink(tmp);
-	rmdir(dir);
+	remove_scratch(dir);
 }
 
 /* A link at the temporary file's name is never followed: its target stays as it was. */
@@ -662,10 +695,7 @@ static void textfile_write_does_not_follow_a_link(void)
 		fclose(f);
 	}
 	CHECK(!strcmp(buf, "untouched\n"), "the link's target is as it was: %s", buf);
-	unlink(path);
-	unlink(tmp);
-	unlink(target);
-	rmdir(dir);
+	remove_scratch(dir);
 }
 
 /* Refused: a directory another account can write, whose refusal names it and says why. */
@@ -704,7 +734,7 @@ static void textfile_directory_others_can_write_is_refused(void)
 	} else {
 		printf("# not root: a directory of another account's is not tried\n");
 	}
-	rmdir(dir);
+	remove_scratch(dir);
 }
 
 int main(void)
