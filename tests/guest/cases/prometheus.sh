@@ -106,13 +106,13 @@ first_sample_since() {
 }
 
 # fires_in_time ALERTNAME LABELS_JSON SERIES SINCE BASELINE: the alert fires
-# (within 60 s of SINCE: the daemon rewrites its textfile every 5 s), and
+# (within 30 s of SINCE: the daemon rewrites its textfile every 5 s), and
 # within two evaluation intervals of the first scrape in which SERIES was no
 # longer BASELINE.
 fires_in_time() {
 	local name=$1 labels=$2 series=$3 since=$4 base=$5 at changed
-	wait_for 60 firing_since "$name" "$labels" >/dev/null ||
-		fail "expected $name $labels to fire within 60 s; active: $(prom_alerts)"
+	wait_for 30 firing_since "$name" "$labels" >/dev/null ||
+		fail "expected $name $labels to fire within 30 s; active: $(prom_alerts)"
 	at=$(firing_since "$name" "$labels")
 	changed=$(first_sample_since "$series" "$since" "$base")
 	[[ -n $changed ]] || fail "expected a sample of $series other than $base since $since"
