@@ -118,6 +118,7 @@ fires_in_time() {
 	[[ -n $changed ]] || fail "expected a sample of $series other than $base since $since"
 	echo "$name $labels: $series changed in the scrape at $changed, firing from $at" \
 		"($(fsub "$at" "$changed") s later)"
+	fle "$changed" "$at" || fail "expected $name active no earlier than its cause"
 	fle "$(fsub "$at" "$changed")" $((2 * PROM_INTERVAL)) ||
 		fail "expected $name to fire within two evaluation intervals (${PROM_INTERVAL} s each) of the scrape"
 }
