@@ -276,20 +276,18 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 	}
 	if (m->version) {
 		family(out, "argguard_build_info", "gauge",
-		       "1, labelled with the daemon's version and the id of its BPF object (the "
-		       "first "
-		       "64 bits of the object's SHA-256, in hex).");
+		       "1, labelled with the daemon's version and the id of its BPF object "
+		       "(the first 64 bits of the object's SHA-256, in hex).");
 		fputs("argguard_build_info{version=\"", out);
 		print_label_value(out, m->version);
 		fprintf(out, "\",bpf_object=\"%016" PRIx64 "\"} 1\n", m->build_id);
 	}
 	if (m->n_sinks) {
 		family(out, "argguard_records_lost_total", "counter",
-		       "Records that reached the daemon and that a sink could not write (its queue "
-		       "full, a failed write, given up), by sink: log, journald or audit. Since "
-		       "the "
-		       "daemon started; the log's count includes what the last daemon left "
-		       "unwritten.");
+		       "Records that reached the daemon and that a sink could not write (its "
+		       "queue full, a failed write, given up), by sink: log, journald or audit. "
+		       "Since the daemon started; the log's count includes what the last daemon "
+		       "left unwritten.");
 		for (unsigned int i = 0; i < m->n_sinks && i < METRICS_MAX_SINKS; i++) {
 			fputs("argguard_records_lost_total{sink=\"", out);
 			print_label_value(out, m->sinks[i].sink);
