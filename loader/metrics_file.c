@@ -23,9 +23,9 @@ static void add_daemon_metrics(const struct metrics_file *mf, struct argguard_me
 
 	m->version = mf->version;
 	m->build_id = mf->build_id;
-	if (mf->records)
-		m->n_sinks =
-			record_pipeline_sink_losses(mf->records, names, lost, METRICS_MAX_SINKS);
+	if (!mf->records)
+		return;
+	m->n_sinks = record_pipeline_sink_losses(mf->records, names, lost, METRICS_MAX_SINKS);
 	for (unsigned int i = 0; i < m->n_sinks; i++)
 		m->sinks[i] = (struct metrics_sink_loss){ .sink = names[i], .lost = lost[i] };
 }
