@@ -126,6 +126,13 @@ fires_in_time() {
 # sample_value SERIES: its value now, as Prometheus has it.
 sample_value() { prom_query "$1" | jq -r '.[0].value[1] // empty'; }
 
+# fleet_query TITLE: the query of the dashboard's Fleet panel TITLE, over
+# the last 10 minutes.
+fleet_query() {
+	jq -r --arg t "$1" '.panels[] | select(.title == $t) | .targets[0].expr' \
+		/usr/share/argguard/argguard-dashboard.json | sed 's/[$]__range/10m/g'
+}
+
 # alert_gone ALERTNAME: no active alert of that name.
 alert_gone() { [[ -z $(prom_alerts | jq -c --arg n "$1" 'select(.labels.alertname == $n)') ]]; }
 
@@ -138,7 +145,7 @@ alert_gone() { [[ -z $(prom_alerts | jq -c --arg n "$1" 'select(.labels.alertnam
 # scrape that carried it; a node that is down (node_exporter stopped)
 # raises no ArgguardMetricsGone: that is the node-down alert's.
 test_prometheus_evaluates_the_shipped_alerts_quiet_when_healthy_firing_on_trouble() {
-	local other=$PROM_TEXTFILES/argguard-test-other.prom since base limit pid refused last at
+	local other=$PROM_TEXTFILES/argguard-test-other.prom since base limit pid refused last at t builds
 	trap 'rm -f '"$other"'; kill -CONT $(daemon_pid) 2>/dev/null; systemctl start prometheus-node-exporter;
 		systemctl restart argguard.service; systemctl reload argguard.service; prom_stop' EXIT
 	systemctl reload argguard.service
@@ -181,6 +188,19 @@ test_prometheus_evaluates_the_shipped_alerts_quiet_when_healthy_firing_on_troubl
 	rm "$PIN_DIR/link_creds"
 	fires_in_time ArgguardHookDetached '{"hook": "bprm_creds_from_file"}' \
 		'argguard_hook_attached{hook="bprm_creds_from_file"}' "$since" 1
+
+	# What the dashboard's Fleet row finds: this node, in each ranking of
+	# what happened, and its build; each sink the daemon opened, counted.
+	for t in "Top instances by denials" "Top instances by drift" "Top instances by records lost"; do
+		assert_eq 127.0.0.1:9100 "$(prom_query "$(fleet_query "$t")" | jq -r '[.[].metric.instance] | join(" ")')" \
+			"the instances the Fleet panel '$t' ranks"
+	done
+	builds=$(prom_query "$(fleet_query Builds)" | jq -c '[.[] | [.metric.version, .metric.bpf_object, .value[1]]]')
+	echo "Builds: $builds"
+	[[ $builds =~ ^\[\[\"$(argguard --version | awk '{ print $2 }')\",\"[0-9a-f]{16}\",\"1\"\]\]$ ]] ||
+		fail "expected the Fleet row's one build: argguard's version, a 16-digit object id, one instance"
+	assert_eq "audit journald log" "$(prom_query argguard_records_lost_total | jq -r '[.[].metric.sink] | sort | join(" ")')" \
+		"the sinks argguard_records_lost_total counts"
 
 	systemctl stop prometheus-node-exporter
 	wait_for 30 prom_has 'up{job="node"} == 0' || fail "expected Prometheus to find node_exporter down"
