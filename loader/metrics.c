@@ -208,6 +208,8 @@ static int print_json(FILE *out, const struct argguard_metrics *m)
 	return json_writer_print(&w, out);
 }
 
+static void print_label_value(FILE *out, const char *v);
+
 static void family(FILE *out, const char *name, const char *type, const char *help)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -265,6 +267,26 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 		       "0 if they match.");
 		fprintf(out, "argguard_policy_drift %d\n",
 			m->policy_file.state != POLICY_FILE_MATCHES);
+	}
+	if (m->version) {
+		family(out, "argguard_build_info", "gauge",
+		       "1, labelled with the daemon's version and the id of its BPF object "
+		       "(the first 64 bits of the object's SHA-256, in hex).");
+		fputs("argguard_build_info{version=\"", out);
+		print_label_value(out, m->version);
+		fprintf(out, "\",bpf_object=\"%016" PRIx64 "\"} 1\n", m->build_id);
+	}
+	if (m->n_sinks) {
+		family(out, "argguard_records_lost_total", "counter",
+		       "Records that reached the daemon and that a sink could not write (its "
+		       "queue full, a failed write, given up), by sink: log, journald or audit. "
+		       "Since the daemon started; the log's count includes what the last daemon "
+		       "left unwritten.");
+		for (unsigned int i = 0; i < m->n_sinks && i < METRICS_MAX_SINKS; i++) {
+			fputs("argguard_records_lost_total{sink=\"", out);
+			print_label_value(out, m->sinks[i].sink);
+			fprintf(out, "\"} %" PRIu64 "\n", m->sinks[i].lost);
+		}
 	}
 	if (m->sizes)
 		size_metrics_print(out, m->sizes);

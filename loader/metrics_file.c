@@ -16,6 +16,7 @@
 #include "metrics.h"
 #include "names.h"
 #include "policy_maps.h"
+#include "record_pipeline.h"
 #include "size_maps.h"
 
 /* Whether the link pinned at pin is there and runs a program: an LSM link never detaches. */
@@ -62,6 +63,21 @@ int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
 	return 0;
 }
 
+/* What only the daemon knows: its build, and what each sink lost. */
+static void add_daemon_metrics(const struct metrics_file *mf, struct argguard_metrics *m)
+{
+	const char *names[METRICS_MAX_SINKS];
+	uint64_t lost[METRICS_MAX_SINKS];
+
+	m->version = mf->version;
+	m->build_id = mf->build_id;
+	if (!mf->records)
+		return;
+	m->n_sinks = record_pipeline_sink_losses(mf->records, names, lost, METRICS_MAX_SINKS);
+	for (unsigned int i = 0; i < m->n_sinks; i++)
+		m->sinks[i] = (struct metrics_sink_loss){ .sink = names[i], .lost = lost[i] };
+}
+
 void metrics_file_write(struct metrics_file *mf)
 {
 	struct argguard_metrics m = { 0 };
@@ -77,6 +93,8 @@ void metrics_file_write(struct metrics_file *mf)
 	if (!err) {
 		int live_err;
 		char *live = policy_maps_live_text(&mf->policy, &live_err);
+
+		add_daemon_metrics(mf, &m);
 
 		/* Unreadable, the live policy is left unchecked, and the drift gauge out. */
 		policy_drift_check(&mf->drift, live, &m.policy_file);

@@ -7,7 +7,8 @@
  * removed when the daemon stops. Each rewrite compares the live policy
  * with the policy file (argguard_policy_drift): the maps are read each
  * time (a bpftool edit tells no one), the file is parsed again only when
- * it changed or on a reload.
+ * it changed or on a reload. Only the daemon's textfile says what each
+ * sink lost, and which build wrote it.
  */
 #ifndef ARGGUARD_METRICS_FILE_H
 #define ARGGUARD_METRICS_FILE_H
@@ -38,8 +39,13 @@ int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m);
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5
 
+struct record_pipeline;
+
 struct metrics_file {
 	const char *dir; /* NULL: none */
+	const char *version; /* argguard_build_info's */
+	uint64_t build_id;
+	struct record_pipeline *records; /* the sinks whose losses it counts */
 	struct live_maps maps; /* the maps it reads */
 	struct policy_maps policy; /* and those of the live policy; the fds are not its own */
 	struct policy_drift drift; /* the policy file, as last parsed */

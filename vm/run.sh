@@ -26,8 +26,9 @@
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
-# whose names match. The guest's disk image (OUT/disk.img) is removed after
-# the run unless ARGGUARD_KEEP_DISK=1.
+# whose names match, ARGGUARD_TEST_EXCLUDE=REGEX all but those whose names
+# match. The guest's disk image (OUT/disk.img) is removed after the run
+# unless ARGGUARD_KEEP_DISK=1.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -156,6 +157,7 @@ install_argguard() {
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
+		export ARGGUARD_TEST_EXCLUDE='${ARGGUARD_TEST_EXCLUDE:-}'
 		export ARGGUARD_BENCH_SECTIONS='${ARGGUARD_BENCH_SECTIONS:-}'
 		export ARGGUARD_BENCH_STORM='${ARGGUARD_BENCH_STORM:-}'
 		export ARGGUARD_BENCH_OVERHEAD='${ARGGUARD_BENCH_OVERHEAD:-}'

@@ -181,6 +181,12 @@ check_runner() {
 	rc=0
 	out=$(ARGGUARD_TEST_FILTER='_(d|e|f)_' "$WORK/guest/run-suite.sh" planted 2>&1) || rc=$?
 	same "the runner's exit status with tests passing and skipping" 0 "$rc"
+	rc=0
+	out=$(env -u ARGGUARD_TEST_FILTER ARGGUARD_TEST_EXCLUDE='^test_[a-cg-l]_' \
+		"$WORK/guest/run-suite.sh" planted 2>&1) || rc=$?
+	same "the tests ARGGUARD_TEST_EXCLUDE leaves, and the runner's exit status" \
+		"1..3|ok 1 - d_skips_with_a_reason # SKIP|ok 2 - e_passes|ok 3 - f_expected_failures_pass|0" \
+		"$(grep -E '^(1\.\.|ok|not ok)' <<<"$out" | sed 's/ # SKIP .*/ # SKIP/' | paste -sd '|')|$rc"
 }
 
 # summary ENV...: the last line and status of tap-summary.sh over a report

@@ -432,6 +432,52 @@ static void prometheus_exposition(void)
 	free(text);
 }
 
+/*
+ * Only the daemon's textfile says which build wrote it and what each sink
+ * lost: status, which knows neither, leaves both families out.
+ */
+static void build_info_and_sink_losses(void)
+{
+	struct argguard_metrics m;
+	char *text, bad[256] = "";
+
+	example(&m);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(!strstr(text, "argguard_build_info") && !strstr(text, "argguard_records_lost_total"),
+	      "no version, no sinks: neither family");
+	free(text);
+
+	m.version = "1.2.3";
+	m.build_id = 0x00c0ffee12345678ULL;
+	m.n_sinks = 3;
+	m.sinks[0] = (struct metrics_sink_loss){ .sink = "log", .lost = 0 };
+	m.sinks[1] = (struct metrics_sink_loss){ .sink = "journald", .lost = 4 };
+	m.sinks[2] = (struct metrics_sink_loss){ .sink = "audit", .lost = UINT64_MAX };
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(exposition_lines_are_valid(text, bad, sizeof(bad)), "well formed: '%s'", bad);
+	CHECK(has_line(text, "# TYPE argguard_build_info gauge") &&
+		      has_line(text, "argguard_build_info{version=\"1.2.3\","
+				     "bpf_object=\"00c0ffee12345678\"} 1"),
+	      "build info: the version, and the object's id in 16 hex digits");
+	CHECK(has_line(text, "# TYPE argguard_records_lost_total counter") &&
+		      has_line(text, "argguard_records_lost_total{sink=\"log\"} 0") &&
+		      has_line(text, "argguard_records_lost_total{sink=\"journald\"} 4") &&
+		      has_line(text, "argguard_records_lost_total{sink=\"audit\"} "
+				     "18446744073709551615"),
+	      "each sink's losses, 0 too, so increase() has a start");
+	free(text);
+
+	m.version = "1.2\"3\\";
+	m.n_sinks = 1;
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "argguard_build_info{version=\"1.2\\\"3\\\\\","
+			     "bpf_object=\"00c0ffee12345678\"} 1"),
+	      "a version's quote and backslash escaped");
+	CHECK(strstr(text, "sink=\"log\"") && !strstr(text, "sink=\"journald\""),
+	      "only the sinks the daemon opened");
+	free(text);
+}
+
 #define PWNED "\x1b]0;pwned\x07"
 
 /*
@@ -747,6 +793,7 @@ int main(void)
 	policy_file_drift_in_every_format();
 	json_is_one_object_with_everything();
 	prometheus_exposition();
+	build_info_and_sink_losses();
 	apply_status_round_trips();
 	apply_status_of_an_older_daemon();
 	status_text_escapes_what_it_quotes();
