@@ -9,6 +9,7 @@
 #define ARGGUARD_PROGRAMS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "pins.h"
 
@@ -40,5 +41,8 @@ void programs_close(struct programs *p);
  * never reads the kernel's BTF itself.
  */
 bool programs_exact_sizes(const struct programs *p);
+
+/* The id of the BPF object this build loads: bpf/build-id.sh's ARGGUARD_BUILD_ID. */
+uint64_t programs_build_id(void);
 
 #endif /* ARGGUARD_PROGRAMS_H */

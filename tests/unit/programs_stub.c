@@ -44,6 +44,11 @@ bool programs_exact_sizes(const struct programs *p)
 	return false;
 }
 
+uint64_t programs_build_id(void)
+{
+	return 0;
+}
+
 int pin_dir_remove(void)
 {
 	return -ENOENT;
