@@ -393,6 +393,12 @@ struct argguard_event {
  * the sum, per CPU. Slot 0 is never counted; global and setuid have fixed
  * slots; each uid and cgroup rule takes one of the rest while it has a
  * rule, and the rules past them share the last.
+ *
+ * Entry slot counts the slot's execs that ran: allowed, audit, and
+ * would-deny (over a limit in mode audit, or over the would-deny tier);
+ * entry slot + ARGGUARD_SIZE_DENIED, those argguard denied. Apart, so that
+ * what anyone can make denied, as large as the kernel lets an exec be,
+ * never counts as seen: suggest reads only what ran.
  */
 #define ARGGUARD_SIZE_METRICS(X)                    \
 	X(ARGGUARD_SIZE_ARGV_BYTES, "argv_bytes")   \
@@ -410,6 +416,8 @@ enum argguard_size_metric { ARGGUARD_SIZE_METRICS(ARGGUARD_ENUMERATOR) ARGGUARD_
 #define ARGGUARD_SIZE_SLOT_SETUID 2
 #define ARGGUARD_SIZE_SLOT_FIRST_RULE 3 /* the first of the uid and cgroup rules' */
 #define ARGGUARD_SIZE_SLOT_OTHER (ARGGUARD_SIZE_SLOTS - 1) /* the rules past the slots */
+#define ARGGUARD_SIZE_DENIED ARGGUARD_SIZE_SLOTS /* slot + this: the slot's denied execs */
+#define ARGGUARD_SIZE_ENTRIES (2 * ARGGUARD_SIZE_SLOTS)
 
 _Static_assert(ARGGUARD_NR_SIZE_METRICS == 5,
 	       "the metrics are the limits a rule sets, in POLICY_LIMITS order");
@@ -439,12 +447,42 @@ struct argguard_cgroup_sizes_key {
 };
 
 /*
- * The "largest" map, one entry per CPU: the ARGGUARD_LARGEST execs with
- * the most string bytes that this CPU saw, in no order, a column per
- * field. least is the smallest total_bytes among them: an exec must pass
- * it to get in, in place of entry least_at.
+ * The "sizes_by_uid" map: the distributions of each uid's execs of at
+ * least ARGGUARD_SIZES_BY_UID_FROM string bytes that ran, by the judging
+ * rule's size_slot and the uid (a subordinate uid's as its namespace's
+ * user's, as a rule judges it). Every limit suggest proposes is at least
+ * its floor, which only such an exec can reach (each string takes a byte
+ * at least, so argc and envc are under the total too): these are the
+ * execs whose share suggest weighs by uid, each uid as one, however many
+ * it ran. Only they do this work, one hash lookup and atomic adds. A hash
+ * of ARGGUARD_SIZES_BY_UID entries, allocated as they are used: once it
+ * is full, a new uid's execs are counted in "sizes" alone, where suggest
+ * finds them as one uid, the others.
+ */
+#define ARGGUARD_SIZES_BY_UID 4096
+#define ARGGUARD_SIZES_BY_UID_FROM (32U << 10)
+
+struct argguard_sizes_by_uid_key {
+	__u32 size_slot;
+	__u32 uid;
+};
+
+/*
+ * The "size_since" map, by slot: when its counts began (CLOCK_REALTIME,
+ * seconds), set by the loader as it clears a slot for a new rule, or
+ * first gives the slot a rule; 0 for never. The programs never read it.
+ */
+
+/*
+ * The "largest" map, per CPU, entry 0 for the execs that ran and 1 for
+ * those argguard denied: the ARGGUARD_LARGEST execs with the most string
+ * bytes that this CPU saw, in no order, a column per field. least is the
+ * smallest total_bytes among them: an exec must pass it to get in, in
+ * place of entry least_at. Apart, so that a flood of denied execs crowds
+ * no exec that ran out of the table.
  */
 #define ARGGUARD_LARGEST 8
+#define ARGGUARD_LARGEST_KINDS 2
 
 struct argguard_largest {
 	__u64 least;

@@ -6,8 +6,9 @@
  * as check_exec() at the end of the file takes them: the scope's rule
  * (scope_rule(): the cgroup's, found by ancestors.h, else the uid's, else
  * the global one), the verdict (verdict.h's judge(), and judge_above() for
- * what a pattern's rule tightens), the size distributions (learn.h), and
- * decide(): the mode, the count and the record (records.h).
+ * what a pattern's rule tightens), the size distributions (learn.h: the
+ * exec's, as what ran or what argguard denied), and decide(): the mode,
+ * the count and the record (records.h).
  *
  * bprm_check_security judges the scope rule (cgroup, uid, global) and an
  * empty argv. bprm_creds_from_file judges the setuid rule: only there are the
@@ -298,6 +299,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	struct cgroup_walk walk = {};
 	struct exec_sizes sz;
 	struct argguard_config live = {};
+	__u64 ruled;
 	__u32 mode;
 
 	/* A script runs this hook again for its interpreter: judge the exec once. */
@@ -316,7 +318,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	}
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	learn(rule, &sz, &d);
+	ruled = d.rule_id;
 	if (walk.n > 1 || walk.open || walk.overflow)
 		judge_above(&walk, live.active_set, &sz, &d);
 
@@ -328,6 +330,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 		if (empty.verdict > d.verdict)
 			d = empty;
 	}
+	learn(rule, &sz, ruled, d.verdict == ARGGUARD_VERDICT_DENY && mode != ARGGUARD_MODE_AUDIT);
 	return decide(bprm, &sz, &d, settings, 0, head);
 }
 
@@ -363,7 +366,8 @@ static __always_inline int check_secureexec(struct linux_binprm *bprm, enum head
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	learn(rule, &sz, &d);
+	learn(rule, &sz, 0,
+	      d.verdict == ARGGUARD_VERDICT_DENY && settings->mode != ARGGUARD_MODE_AUDIT);
 	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC, head);
 }
 

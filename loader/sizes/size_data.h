@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The size distributions the BPF program counts (argguard.h, "sizes" and
- * "largest"), summed over CPUs, and what they say: how many execs a limit
- * would have denied, and the limits that would have denied none (or all
- * but a share). Pure: the maps are read in size_maps.c.
+ * The size distributions the BPF program counts (argguard.h, "sizes",
+ * "largest", "cgroup_sizes", "sizes_by_uid" and "size_since"), summed over
+ * CPUs, and what they say: how many execs a limit would have denied, and
+ * the value that lets through all of them, or a share. Pure: the maps are
+ * read in size_maps.c; suggest's policy is size_suggest.c's.
  */
 #ifndef ARGGUARD_SIZE_DATA_H
 #define ARGGUARD_SIZE_DATA_H
@@ -41,14 +42,28 @@ struct size_cgroup {
 	char *cgroup; /* its path, if it still exists; NULL if not */
 };
 
+/* One uid's execs of ARGGUARD_SIZES_BY_UID_FROM bytes and more that ran, in one slot. */
+struct size_uid {
+	uint32_t slot;
+	uint32_t uid; /* a subordinate uid's namespace user */
+	struct size_hist hist;
+};
+
 /* Everything argguard report and suggest read. */
 struct size_data {
-	struct size_hist hist[ARGGUARD_SIZE_SLOTS];
+	struct size_hist hist[ARGGUARD_SIZE_SLOTS]; /* the execs that ran */
+	struct size_hist denied[ARGGUARD_SIZE_SLOTS]; /* those argguard denied */
+	uint64_t since
+		[ARGGUARD_SIZE_SLOTS]; /* when a slot's counts began, epoch seconds; 0: unknown */
 	struct size_scope scopes[ARGGUARD_SIZE_SLOTS];
-	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* the largest first */
+	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* that ran, the largest first */
 	size_t n_largest;
+	struct size_exec largest_denied[ARGGUARD_LARGEST * 4];
+	size_t n_largest_denied;
 	struct size_cgroup *cgroups; /* by slot, then cgroup id */
 	size_t n_cgroups;
+	struct size_uid *uids; /* by slot, then uid */
+	size_t n_uids;
 };
 
 /* The metric's name ("argv_bytes" ...), and whether it counts bytes. */
@@ -77,24 +92,11 @@ void size_hist_over(const struct size_hist *h, enum argguard_size_metric m, uint
  */
 uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, double keep_share);
 
-/* Merge one CPU's largest execs into d->largest, keeping the largest ARRAY_SIZE ones. */
-void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu);
-void size_data_free(struct size_data *d);
-
-struct suggest_options {
-	double keep_share; /* of the execs each limit lets through: 1 for all */
-	unsigned int margin; /* percent added on top */
-	uint32_t mode; /* the suggested policy's mode */
-};
-
 /*
- * Into out: base with, for each rule whose slot saw execs, each limit of
- * metric m set to size_hist_keep() plus the margin, rounded up to a whole
- * KiB for bytes, and never under its lockout floor. A metric with no
- * counts (argv and envp on a stock kernel) keeps base's limit. Returns 0
- * or -ENOMEM.
+ * Merge one CPU's largest execs into d->largest (that ran) or, denied,
+ * d->largest_denied, keeping the largest of each.
  */
-int size_suggest(const struct policy *base, const struct size_data *d,
-		 const struct suggest_options *o, struct policy *out);
+void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu, bool denied);
+void size_data_free(struct size_data *d);
 
 #endif /* ARGGUARD_SIZE_DATA_H */
