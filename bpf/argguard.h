@@ -474,15 +474,15 @@ struct argguard_sizes_by_uid_key {
  */
 
 /*
- * The "largest" map, per CPU, entry 0 for the execs that ran and 1 for
- * those argguard denied: the ARGGUARD_LARGEST execs with the most string
- * bytes that this CPU saw, in no order, a column per field. least is the
- * smallest total_bytes among them: an exec must pass it to get in, in
- * place of entry least_at. Apart, so that a flood of denied execs crowds
- * no exec that ran out of the table.
+ * The "largest" map, per CPU, by the index of "sizes" (a slot, and the
+ * slot + ARGGUARD_SIZE_DENIED of its denied execs): the ARGGUARD_LARGEST
+ * execs with the most string bytes that this CPU saw there, in no order,
+ * a column per field. least is the smallest total_bytes among them: an
+ * exec must pass it to get in, in place of entry least_at. By slot and
+ * apart, so that no flood, denied or in another scope, crowds a scope's
+ * largest exec that ran out of its table.
  */
 #define ARGGUARD_LARGEST 8
-#define ARGGUARD_LARGEST_KINDS 2
 
 struct argguard_largest {
 	__u64 least;

@@ -8,8 +8,8 @@
 #include "records.h"
 
 /*
- * Put the caller's exec in place of the smallest of this CPU's largest
- * (argguard.h), which it passed, and find the new smallest. Rare once the
+ * Put the caller's exec in place of the smallest of this CPU's largest of
+ * its slot (argguard.h), which it passed, and find the new smallest. Rare once the
  * table has filled. A global function, verified once.
  */
 __noinline int note_largest(struct argguard_largest *l, const struct exec_sizes *sz, __u32 slot)

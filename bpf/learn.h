@@ -45,8 +45,8 @@ static __always_inline void tally_exec(struct argguard_sizes *h, const struct ex
 /*
  * Count an exec in the size distributions of the rule that judged it, on
  * the path every judged exec takes: one per-CPU array lookup by the slot
- * the rule carries, no hash; denied (argguard refuses it), in the slot's
- * other entry. Plain adds, not atomic ones: a program preempted in the
+ * the rule carries, no hash, and its table of the largest; denied
+ * (argguard refuses it), in the slot's other entries. Plain adds, not atomic ones: a program preempted in the
  * middle of one (maps.h, bump()) can lose one count of a distribution,
  * never a decision. On a stock kernel the split of argv and envp is
  * unknown: only the total and the counts are kept. cgroup_id: the ruled
@@ -55,7 +55,7 @@ static __always_inline void tally_exec(struct argguard_sizes *h, const struct ex
 static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz,
 				  __u64 cgroup_id, bool denied)
 {
-	__u32 slot = rule->size_slot, kind = denied, at;
+	__u32 slot = rule->size_slot, at;
 	struct argguard_largest *l;
 	struct argguard_sizes *h;
 
@@ -70,7 +70,7 @@ static __always_inline void learn(const struct argguard_rule *rule, const struct
 	if (!h)
 		return;
 	tally_exec(h, sz, false);
-	l = bpf_map_lookup_elem(&argguard_largest, &kind);
+	l = bpf_map_lookup_elem(&argguard_largest, &at);
 	if (l && sz->total_bytes > l->least)
 		note_largest(l, sz, slot);
 	/* Under every floor suggest keeps: no uid's weight to count. */

@@ -153,7 +153,7 @@ ARGGUARD_MAP(argguard_denied_execs, BPF_MAP_TYPE_LRU_HASH, 4096, __u64, __u8);
 ARGGUARD_MAP(argguard_sizes, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_SIZE_ENTRIES, __u32,
 	     struct argguard_sizes);
 
-ARGGUARD_MAP(argguard_largest, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_LARGEST_KINDS, __u32,
+ARGGUARD_MAP(argguard_largest, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_SIZE_ENTRIES, __u32,
 	     struct argguard_largest);
 
 /* The large execs that ran, by slot and uid (argguard.h); allocated as used. */

@@ -372,18 +372,22 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	return write_cgroup_rules(m, p, set, cgroup_root);
 }
 
-/* Zero the size distributions of the slots in mask, on every CPU: what ran and what was denied. */
-static int clear_sizes(int fd, uint64_t mask)
+/*
+ * Zero the entries of the slots in mask, what ran and what was denied, on
+ * every CPU, of a per-CPU array by the index of "sizes" whose values are
+ * size bytes: the distributions and the tables of the largest.
+ */
+static int clear_sizes(int fd, uint64_t mask, size_t size)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	struct argguard_sizes *zeros;
+	void *zeros;
 	int err = 0;
 
 	if (!mask)
 		return 0;
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
-	zeros = calloc(ncpus, sizeof(*zeros));
+	zeros = calloc(ncpus, size);
 	if (!zeros)
 		return -ENOMEM;
 	for (__u32 at = 0; at < ARGGUARD_SIZE_ENTRIES && !err; at++)
@@ -484,7 +488,9 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
 	if (have_live)
 		policy_free(&live);
-	err = clear_sizes(m->fd[PIN_SIZES], fresh);
+	err = clear_sizes(m->fd[PIN_SIZES], fresh, sizeof(struct argguard_sizes));
+	if (!err)
+		err = clear_sizes(m->fd[PIN_LARGEST], fresh, sizeof(struct argguard_largest));
 	if (!err)
 		err = clear_slot_keys(m->fd[PIN_CGROUP_SIZES], fresh,
 				      sizeof(struct argguard_cgroup_sizes_key),

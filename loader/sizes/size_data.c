@@ -102,6 +102,9 @@ void size_data_add_largest(struct size_data *d, const struct argguard_largest *c
 		if (!e.total_bytes && !e.argc)
 			continue; /* an empty entry */
 		memcpy(e.comm, &cpu->comm[i * ARGGUARD_COMM_LEN], ARGGUARD_COMM_LEN);
+		if (!denied &&
+		    e.total_bytes > d->slot_largest[e.slot % ARGGUARD_SIZE_SLOTS].total_bytes)
+			d->slot_largest[e.slot % ARGGUARD_SIZE_SLOTS] = e;
 		/* Insert in order, the largest first; the smallest falls off the end. */
 		for (at = *n; at > 0 && list[at - 1].total_bytes < e.total_bytes; at--)
 			;

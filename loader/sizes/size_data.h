@@ -60,6 +60,8 @@ struct size_data {
 	size_t n_largest;
 	struct size_exec largest_denied[ARGGUARD_LARGEST * 4];
 	size_t n_largest_denied;
+	/* Each slot's largest exec that ran (its cgroup not named); total_bytes 0: none. */
+	struct size_exec slot_largest[ARGGUARD_SIZE_SLOTS];
 	struct size_cgroup *cgroups; /* by slot, then cgroup id */
 	size_t n_cgroups;
 	struct size_uid *uids; /* by slot, then uid */
@@ -93,8 +95,9 @@ void size_hist_over(const struct size_hist *h, enum argguard_size_metric m, uint
 uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, double keep_share);
 
 /*
- * Merge one CPU's largest execs into d->largest (that ran) or, denied,
- * d->largest_denied, keeping the largest of each.
+ * Merge one CPU's largest execs of one slot's table into d->largest (that
+ * ran) or, denied, d->largest_denied, keeping the largest of each; and the
+ * largest that ran into d->slot_largest.
  */
 void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu, bool denied);
 void size_data_free(struct size_data *d);

@@ -109,7 +109,8 @@ static int read_since(int fd, struct size_data *d)
 /*
  * The maps into d, and which scope each slot stands for from live (read by
  * policy_maps_read()): "sizes" (what ran and what was denied), "largest"
- * (the same two), "size_since", "sizes_by_uid" and "cgroup_sizes".
+ * (the same, each slot's table), "size_since", "sizes_by_uid" and
+ * "cgroup_sizes".
  */
 static int sizes_maps_read(const struct policy_maps *maps, const struct policy *live,
 			   const char *cgroup_root, struct size_data *d)
@@ -141,13 +142,13 @@ static int sizes_maps_read(const struct policy_maps *maps, const struct policy *
 		for (int c = 0; c < ncpus; c++)
 			size_hist_add(h, &cpus[c]);
 	}
-	for (__u32 kind = 0; kind < ARGGUARD_LARGEST_KINDS; kind++) {
-		if (bpf_map_lookup_elem(maps->fd[PIN_LARGEST], &kind, top)) {
+	for (__u32 at = 1; at < ARGGUARD_SIZE_ENTRIES; at++) {
+		if (bpf_map_lookup_elem(maps->fd[PIN_LARGEST], &at, top)) {
 			err = -errno;
 			goto out;
 		}
 		for (int c = 0; c < ncpus; c++)
-			size_data_add_largest(d, &top[c], kind);
+			size_data_add_largest(d, &top[c], at >= ARGGUARD_SIZE_DENIED);
 	}
 	for (size_t i = 0; i < d->n_largest; i++) {
 		int cerr;

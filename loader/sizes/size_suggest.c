@@ -181,34 +181,19 @@ static uint64_t with_margin(uint64_t v, enum argguard_size_metric m, unsigned in
 	return v ? v : 1;
 }
 
-/* The largest exec that ran in slot s, and whose, as far as the data tells. */
+/* The largest exec that ran in slot s, and whose. */
 static void note_largest(const struct size_data *d, int s, struct suggest_note *n)
 {
-	const struct size_hist *h = &d->hist[s];
+	const struct size_exec *e = &d->slot_largest[s];
 
-	n->largest_bytes = h->max[ARGGUARD_SIZE_TOTAL_BYTES];
-	n->largest_argc = (uint32_t)h->max[ARGGUARD_SIZE_ARGC];
-	for (size_t i = 0; i < d->n_largest; i++) {
-		const struct size_exec *e = &d->largest[i];
-
-		if (e->slot != (uint32_t)s || e->total_bytes != n->largest_bytes)
-			continue;
-		n->largest_argc = e->argc;
-		n->uid_known = true;
-		n->uid = e->uid;
-		memcpy(n->comm, e->comm, sizeof(n->comm));
-		return;
-	}
-	for (size_t i = 0; i < d->n_uids; i++) {
-		const struct size_uid *u = &d->uids[i];
-
-		if (u->slot == (uint32_t)s && u->hist.max[ARGGUARD_SIZE_TOTAL_BYTES] &&
-		    u->hist.max[ARGGUARD_SIZE_TOTAL_BYTES] == n->largest_bytes) {
-			n->uid_known = true;
-			n->uid = u->uid;
-			return;
-		}
-	}
+	n->largest_bytes = d->hist[s].max[ARGGUARD_SIZE_TOTAL_BYTES];
+	n->largest_argc = (uint32_t)d->hist[s].max[ARGGUARD_SIZE_ARGC];
+	if (!e->total_bytes || e->total_bytes != n->largest_bytes)
+		return; /* a table cleared, or not read */
+	n->largest_argc = e->argc;
+	n->uid_known = true;
+	n->uid = e->uid;
+	memcpy(n->comm, e->comm, sizeof(n->comm));
 }
 
 /* What the rule in force let run over its own deny limits, when it did not deny. */
@@ -374,7 +359,7 @@ static void print_note(FILE *f, enum argguard_scope scope, uint32_t uid, const c
 		else if (n->uid_known)
 			fprintf(f, "uid %u.\n", n->uid);
 		else
-			fprintf(f, "a uid not kept (argguard report lists the largest).\n");
+			fprintf(f, "a uid not known.\n");
 	}
 	if (n->not_denying && n->over_in_force)
 		fprintf(f,

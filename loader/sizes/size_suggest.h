@@ -49,22 +49,21 @@ struct suggest_options {
 
 /* What suggest made of one slot: the facts its section's comment gives. */
 struct suggest_note {
-	bool counted; /* an exec ran or was denied there */
-	bool kept; /* under the minimum sample: its limits as they were */
 	uint64_t execs, denied;
 	uint64_t since; /* epoch seconds; 0: unknown */
 	double hours;
-	/* The rule in force did not deny (mode audit, or its action): execs over its limits ran. */
-	bool not_denying;
-	uint64_t over_in_force; /* at least this many of them */
+	uint64_t over_in_force; /* with not_denying: at least this many ran over its limits */
+	uint64_t largest_bytes; /* the largest exec that ran */
+	uint32_t largest_argc;
+	uint32_t uid; /* whose, if uid_known */
 	uint32_t capped; /* bit l: limit l held at the deny limit in force */
 	uint32_t floored; /* bit l: limit l raised to its floor */
-	/* The largest exec that ran, and whose: uid_known if the data says. */
-	uint64_t largest_bytes;
-	uint32_t largest_argc;
+	bool counted; /* an exec ran or was denied there */
+	bool kept; /* under the minimum sample: its limits as they were */
+	/* The rule in force did not deny (mode audit, or its action): execs over its limits ran. */
+	bool not_denying;
 	bool uid_known;
-	uint32_t uid;
-	char comm[ARGGUARD_COMM_LEN + 1]; /* "" if not known */
+	char comm[ARGGUARD_COMM_LEN + 1]; /* the largest's, "" if not known */
 };
 
 /*

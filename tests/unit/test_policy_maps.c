@@ -366,6 +366,8 @@ static void make_maps(void)
 		fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_sizes_by_uid_key),
 			 sizeof(struct argguard_sizes), MAX_ENTRIES);
 	pm.fd[PIN_SIZE_SINCE] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(__u64), ARGGUARD_SIZE_SLOTS);
+	pm.fd[PIN_LARGEST] = fake_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct argguard_largest),
+				      ARGGUARD_SIZE_ENTRIES);
 }
 
 static void parse(const char *text, struct policy *p)
@@ -584,18 +586,25 @@ static void apply_waits_for_mkdirs_before_it_indexes(void)
 	rmdir(root);
 }
 
-/* slot's since, and its total_bytes count there and in its denied entry. */
+/*
+ * slot's since, and its total_bytes count there and in its denied entry;
+ * their tables of the largest count as one more each.
+ */
 static void slot_state(__u32 slot, __u64 *since, __u64 *ran, __u64 *denied)
 {
-	struct argguard_sizes h;
+	struct argguard_sizes h = { 0 };
+	struct argguard_largest l = { 0 };
 	__u32 at = slot;
 
+	*since = 0;
 	bpf_map_lookup_elem(pm.fd[PIN_SIZE_SINCE], &slot, since);
 	bpf_map_lookup_elem(pm.fd[PIN_SIZES], &at, &h);
-	*ran = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0];
+	bpf_map_lookup_elem(pm.fd[PIN_LARGEST], &at, &l);
+	*ran = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0] + l.total_bytes[0];
 	at = slot + ARGGUARD_SIZE_DENIED;
 	bpf_map_lookup_elem(pm.fd[PIN_SIZES], &at, &h);
-	*denied = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0];
+	bpf_map_lookup_elem(pm.fd[PIN_LARGEST], &at, &l);
+	*denied = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0] + l.total_bytes[0];
 }
 
 /*
@@ -609,6 +618,7 @@ static void apply_dates_and_clears_slots(void)
 	static const char first[] = "[global]\nmode = enforce\n[uid 1000]\nmax_argc = 100\n";
 	static const char next[] = "[global]\nmode = enforce\n[uid 2000]\nmax_argc = 100\n";
 	struct argguard_sizes one = { 0 };
+	struct argguard_largest top = { 0 };
 	struct argguard_sizes_by_uid_key uid_key = { .size_slot = 3, .uid = 1000 };
 	__u64 since, ran, denied, old = 12345, before = (__u64)time(NULL);
 	struct policy p;
@@ -625,9 +635,12 @@ static void apply_dates_and_clears_slots(void)
 	slot_state(3, &since, &ran, &denied);
 	CHECK(since >= before, "and the uid rule's, slot 3");
 	/* Counts in slot 3, and an old date for global, as a day of execs leaves them. */
-	one.count[ARGGUARD_SIZE_TOTAL_BYTES][0] = 7;
-	for (at = 0; at < ARGGUARD_SIZE_ENTRIES; at++)
+	one.count[ARGGUARD_SIZE_TOTAL_BYTES][0] = 6;
+	top.total_bytes[0] = 1;
+	for (at = 0; at < ARGGUARD_SIZE_ENTRIES; at++) {
 		bpf_map_update_elem(pm.fd[PIN_SIZES], &at, &one, BPF_ANY);
+		bpf_map_update_elem(pm.fd[PIN_LARGEST], &at, &top, BPF_ANY);
+	}
 	bpf_map_update_elem(pm.fd[PIN_SIZES_BY_UID], &uid_key, &one, BPF_ANY);
 	at = ARGGUARD_SIZE_SLOT_GLOBAL;
 	bpf_map_update_elem(pm.fd[PIN_SIZE_SINCE], &at, &old, BPF_ANY);
@@ -639,7 +652,8 @@ static void apply_dates_and_clears_slots(void)
 	CHECK(since == old && ran == 7 && denied == 7, "global keeps its counts and its date");
 	slot_state(4, &since, &ran, &denied);
 	CHECK(since >= before && !ran && !denied,
-	      "the new rule's slot, 4, is cleared, what ran and what was denied, and dated");
+	      "the new rule's slot, 4, is cleared, what ran and what was denied, its tables of the "
+	      "largest too, and dated");
 	slot_state(3, &since, &ran, &denied);
 	CHECK(ran == 7, "the dropped rule's slot is left for the next rule to clear");
 	parse(first, &p);

@@ -143,6 +143,32 @@ static struct policy two_rules(void)
 	return p;
 }
 
+/* The tables of the largest, each slot's: those that ran and those denied, apart. */
+static void test_largest(void)
+{
+	struct argguard_largest cpu = { 0 };
+	struct size_data d;
+
+	memset(&d, 0, sizeof(d));
+	cpu.total_bytes[0] = 5000;
+	cpu.uid[0] = 1000;
+	cpu.slot[0] = 3;
+	cpu.total_bytes[1] = 9000;
+	cpu.uid[1] = 1001;
+	cpu.slot[1] = 3;
+	size_data_add_largest(&d, &cpu, false);
+	cpu.total_bytes[0] = 4 << 20;
+	cpu.uid[0] = 65534;
+	cpu.total_bytes[1] = 0;
+	size_data_add_largest(&d, &cpu, true);
+	CHECK(d.n_largest == 2 && d.largest[0].total_bytes == 9000 && d.n_largest_denied == 1 &&
+		      d.largest_denied[0].total_bytes == 4 << 20,
+	      "what ran and what was denied, in tables of their own");
+	CHECK(d.slot_largest[3].total_bytes == 9000 && d.slot_largest[3].uid == 1001,
+	      "slot 3's largest that ran, and whose: a denied one is not it");
+	size_data_free(&d);
+}
+
 static void test_slots(void)
 {
 	struct policy live = two_rules(), next;
@@ -516,10 +542,9 @@ static void test_suggest_print(void)
 
 	sample(&live, &d);
 	fill(&d.denied[3], (const __u64[]){ 4 << 20 }, 1, 30);
-	d.largest[0] =
+	d.slot_largest[3] =
 		(struct size_exec){ .total_bytes = 250000, .argc = 3, .uid = 1000, .slot = 3 };
-	strcpy(d.largest[0].comm, "x\nmode = off");
-	d.n_largest = 1;
+	strcpy(d.slot_largest[3].comm, "x\nmode = off");
 	fill(&d.hist[ARGGUARD_SIZE_SLOT_SETUID], (const __u64[]){ 3000 }, 1, 1);
 	d.since[ARGGUARD_SIZE_SLOT_SETUID] = NOW - HOURS(1);
 	size_suggest(&live, &live, &d, &o, &out, notes);
@@ -532,6 +557,9 @@ static void test_suggest_print(void)
 	CHECK(strstr(text, "# The largest that ran: 250000 bytes, 3 arguments, by uid 1000 "
 			   "(x\\x0amode = off).\n[uid 1000]\n") != NULL,
 	      "the largest and whose, the comm escaped, above the section");
+	CHECK(strstr(text,
+		     "# The largest that ran: 3000 bytes, 0 arguments, by a uid not known.\n"),
+	      "a largest exec whose table was not read: whose is not known");
 	CHECK(strstr(text, "# setuid: 1 exec ran, 0 denied (not counted), in 1.0 hours") &&
 		      strstr(text,
 			     "# Under the minimum sample (10 execs that ran, over 24 hours): its "
@@ -792,6 +820,7 @@ int main(void)
 	test_buckets();
 	test_over();
 	test_keep();
+	test_largest();
 	test_slots();
 	test_suggest();
 	test_suggest_tier();
