@@ -426,6 +426,13 @@ struct argguard_sizes {
 	__u64 max[ARGGUARD_NR_SIZE_METRICS];
 	__u64 sum[ARGGUARD_NR_SIZE_METRICS];
 	__u64 count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+	/*
+	 * In a slot's entry (what ran), on every CPU: when its counts began
+	 * (CLOCK_REALTIME seconds), which the loader writes as it clears the
+	 * slot for a new rule, or first gives it a rule; 0 elsewhere. The
+	 * programs never write it.
+	 */
+	__u64 since;
 };
 
 /*
@@ -466,12 +473,6 @@ struct argguard_sizes_by_uid_key {
 	__u32 size_slot;
 	__u32 uid;
 };
-
-/*
- * The "size_since" map, by slot: when its counts began (CLOCK_REALTIME,
- * seconds), set by the loader as it clears a slot for a new rule, or
- * first gives the slot a rule; 0 for never. The programs never read it.
- */
 
 /*
  * The "largest" map, per CPU, by the index of "sizes" (a slot, and the

@@ -165,9 +165,6 @@ ARGGUARD_MAP_LINKAGE struct {
 	__type(value, struct argguard_sizes);
 } argguard_sizes_by_uid SEC(".maps");
 
-/* When each slot's counts began: the loader's alone (argguard.h). */
-ARGGUARD_MAP(argguard_size_since, BPF_MAP_TYPE_ARRAY, ARGGUARD_SIZE_SLOTS, __u32, __u64);
-
 /* The distributions by ruled cgroup, of pattern rules' execs (argguard.h). */
 ARGGUARD_MAP(argguard_cgroup_sizes, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_CGROUP_SIZES,
 	     struct argguard_cgroup_sizes_key, struct argguard_sizes);

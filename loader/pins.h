@@ -30,8 +30,7 @@
 	X(PIN_SIZES, "sizes", argguard_sizes)                               \
 	X(PIN_LARGEST, "largest", argguard_largest)                         \
 	X(PIN_CGROUP_SIZES, "cgroup_sizes", argguard_cgroup_sizes)          \
-	X(PIN_SIZES_BY_UID, "sizes_by_uid", argguard_sizes_by_uid)          \
-	X(PIN_SIZE_SINCE, "size_since", argguard_size_since)
+	X(PIN_SIZES_BY_UID, "sizes_by_uid", argguard_sizes_by_uid)
 
 /*
  * X(PIN, FILE, PROGRAM, KERNEL_HEAD_PROGRAM): the links, each with the

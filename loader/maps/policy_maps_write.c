@@ -428,14 +428,19 @@ _Static_assert(sizeof(struct argguard_sizes_by_uid_key) <= sizeof(struct argguar
 
 /*
  * Date the slots in fresh, cleared for a new rule, and those the policy p
- * counts in that were never dated (maps made afresh), from now: where
- * suggest's window for each begins.
+ * counts in that were never dated (maps made afresh), from now, in each
+ * CPU's "sizes" entry: where suggest's window for each begins. Neither
+ * kind has counts a program is adding to.
  */
 static int date_slots(int fd, const struct policy *p, uint64_t fresh)
 {
+	int ncpus = libbpf_num_possible_cpus(), err = 0;
+	__u64 now = (__u64)time(NULL);
+	struct argguard_sizes *cpus;
 	uint64_t used = 0;
-	__u64 now = (__u64)time(NULL), since;
 
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
 	used |= 1ULL << (p->global.size_slot % ARGGUARD_SIZE_SLOTS);
 	used |= 1ULL << (p->setuid.size_slot % ARGGUARD_SIZE_SLOTS);
 	for (size_t i = 0; i < p->n_uids; i++)
@@ -443,19 +448,25 @@ static int date_slots(int fd, const struct policy *p, uint64_t fresh)
 	for (size_t i = 0; i < p->n_cgroups; i++)
 		used |= 1ULL << (p->cgroups[i].rule.size_slot % ARGGUARD_SIZE_SLOTS);
 	used &= ~(1ULL << ARGGUARD_SIZE_SLOT_NONE);
-	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS; slot++) {
+	cpus = calloc(ncpus, sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS && !err; slot++) {
 		if (!((used | fresh) & (1ULL << slot)))
 			continue;
-		if (!(fresh & (1ULL << slot))) {
-			if (bpf_map_lookup_elem(fd, &slot, &since))
-				return -errno;
-			if (since)
-				continue;
+		if (bpf_map_lookup_elem(fd, &slot, cpus)) {
+			err = -errno;
+			break;
 		}
-		if (bpf_map_update_elem(fd, &slot, &now, BPF_ANY))
-			return -errno;
+		if (!(fresh & (1ULL << slot)) && cpus[0].since)
+			continue;
+		for (int c = 0; c < ncpus; c++)
+			cpus[c].since = now;
+		if (bpf_map_update_elem(fd, &slot, cpus, BPF_ANY))
+			err = -errno;
 	}
-	return 0;
+	free(cpus);
+	return err;
 }
 
 /*
@@ -499,7 +510,7 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 		err = clear_slot_keys(m->fd[PIN_SIZES_BY_UID], fresh,
 				      sizeof(struct argguard_sizes_by_uid_key),
 				      offsetof(struct argguard_sizes_by_uid_key, size_slot));
-	return err ? err : date_slots(m->fd[PIN_SIZE_SINCE], out, fresh);
+	return err ? err : date_slots(m->fd[PIN_SIZES], out, fresh);
 }
 
 int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,

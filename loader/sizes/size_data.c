@@ -29,6 +29,8 @@ void size_hist_add(struct size_hist *h, const struct argguard_sizes *cpu)
 		for (int b = 0; b < ARGGUARD_SIZE_BUCKETS; b++)
 			h->count[m][b] += cpu->count[m][b];
 	}
+	if (cpu->since && (!h->since || cpu->since < h->since))
+		h->since = cpu->since;
 }
 
 uint64_t size_hist_execs(const struct size_hist *h, enum argguard_size_metric m)

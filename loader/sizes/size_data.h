@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The size distributions the BPF program counts (argguard.h, "sizes",
- * "largest", "cgroup_sizes", "sizes_by_uid" and "size_since"), summed over
- * CPUs, and what they say: how many execs a limit would have denied, and
+ * "largest", "cgroup_sizes" and "sizes_by_uid"), summed over CPUs, and what they say: how many execs a limit would have denied, and
  * the value that lets through all of them, or a share. Pure: the maps are
  * read in size_maps.c; suggest's policy is size_suggest.c's.
  */
@@ -23,6 +22,7 @@ struct size_hist {
 	uint64_t max[ARGGUARD_NR_SIZE_METRICS];
 	uint64_t sum[ARGGUARD_NR_SIZE_METRICS];
 	uint64_t count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+	uint64_t since; /* when its counts began, epoch seconds; 0: unknown */
 };
 
 /* One of the largest execs seen. */
@@ -53,8 +53,6 @@ struct size_uid {
 struct size_data {
 	struct size_hist hist[ARGGUARD_SIZE_SLOTS]; /* the execs that ran */
 	struct size_hist denied[ARGGUARD_SIZE_SLOTS]; /* those argguard denied */
-	uint64_t since
-		[ARGGUARD_SIZE_SLOTS]; /* when a slot's counts began, epoch seconds; 0: unknown */
 	struct size_scope scopes[ARGGUARD_SIZE_SLOTS];
 	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* that ran, the largest first */
 	size_t n_largest;
@@ -72,7 +70,7 @@ struct size_data {
 const char *size_metric_name(enum argguard_size_metric m);
 bool size_metric_bytes(enum argguard_size_metric m);
 
-/* Add one CPU's counts to h: the counts and sums add, the largest is kept. */
+/* Add one CPU's counts to h: counts and sums add; the largest, and the earliest since, are kept. */
 void size_hist_add(struct size_hist *h, const struct argguard_sizes *cpu);
 
 /* The execs counted in metric m (0 for argv and envp on a stock kernel). */

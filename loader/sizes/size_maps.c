@@ -93,24 +93,10 @@ static int read_sizes_by_uid(int fd, struct size_data *d)
 	return 0;
 }
 
-/* When each slot's counts began, from "size_since". */
-static int read_since(int fd, struct size_data *d)
-{
-	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS; slot++) {
-		__u64 since;
-
-		if (bpf_map_lookup_elem(fd, &slot, &since))
-			return -errno;
-		d->since[slot] = since;
-	}
-	return 0;
-}
-
 /*
  * The maps into d, and which scope each slot stands for from live (read by
  * policy_maps_read()): "sizes" (what ran and what was denied), "largest"
- * (the same, each slot's table), "size_since", "sizes_by_uid" and
- * "cgroup_sizes".
+ * (the same, each slot's table), "sizes_by_uid" and "cgroup_sizes".
  */
 static int sizes_maps_read(const struct policy_maps *maps, const struct policy *live,
 			   const char *cgroup_root, struct size_data *d)
@@ -161,9 +147,7 @@ static int sizes_maps_read(const struct policy_maps *maps, const struct policy *
 		d->largest_denied[i].cgroup =
 			cgroup_path(cgroup_root, d->largest_denied[i].cgroup_id, &cerr);
 	}
-	err = read_since(maps->fd[PIN_SIZE_SINCE], d);
-	if (!err)
-		err = read_sizes_by_uid(maps->fd[PIN_SIZES_BY_UID], d);
+	err = read_sizes_by_uid(maps->fd[PIN_SIZES_BY_UID], d);
 	if (!err)
 		err = read_cgroup_sizes(maps->fd[PIN_CGROUP_SIZES], cgroup_root, d);
 out:

@@ -8,8 +8,7 @@
 
 /*
  * The live policy from maps into live, then the "sizes", "largest",
- * "size_since", "sizes_by_uid" and "cgroup_sizes" maps into d, summed over
- * CPUs, with which scope each slot stands for; the largest execs' cgroups,
+ * "sizes_by_uid" and "cgroup_sizes" maps into d, summed over CPUs, with which scope each slot stands for; the largest execs' cgroups,
  * and the cgroups patterns judged, are named as cgroup_root has them now.
  * Returns 0 (free d with size_data_free()), or a negative errno with live
  * and d empty.

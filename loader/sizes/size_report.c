@@ -201,7 +201,7 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 			continue;
 		any = true;
 		size_scope_name(&d->scopes[s], name, sizeof(name));
-		since_text(since, sizeof(since), d->since[s]);
+		since_text(since, sizeof(since), h->since);
 		fprintf(out, "\n[%s] %" PRIu64 " execs ran, %" PRIu64 " denied%s\n",
 			terminal_safe(safe, sizeof(safe), name), ran(d, s), denied(d, s), since);
 		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
@@ -326,8 +326,8 @@ static void write_scope(struct json_writer *w, const struct size_data *d, int s,
 		json_u64(w, "uid", sc->uid);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP)
 		json_str(w, "cgroup", sc->path);
-	if (d->since[s])
-		json_u64(w, "since", d->since[s]);
+	if (d->hist[s].since)
+		json_u64(w, "since", d->hist[s].since);
 	else
 		json_null(w, "since");
 	json_u64(w, "execs", ran(d, s));

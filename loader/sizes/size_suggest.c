@@ -275,7 +275,7 @@ int size_suggest(const struct policy *base, const struct policy *in_force,
 		n->execs = size_hist_execs(h, ARGGUARD_SIZE_TOTAL_BYTES);
 		n->denied = size_hist_execs(&d->denied[s], ARGGUARD_SIZE_TOTAL_BYTES);
 		n->counted = n->execs || n->denied;
-		n->since = d->since[s];
+		n->since = h->since;
 		if (n->since && n->since < o->now)
 			n->hours = (double)(o->now - n->since) / 3600;
 		if (!n->counted)

@@ -365,7 +365,6 @@ static void make_maps(void)
 	pm.fd[PIN_SIZES_BY_UID] =
 		fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_sizes_by_uid_key),
 			 sizeof(struct argguard_sizes), MAX_ENTRIES);
-	pm.fd[PIN_SIZE_SINCE] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(__u64), ARGGUARD_SIZE_SLOTS);
 	pm.fd[PIN_LARGEST] = fake_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct argguard_largest),
 				      ARGGUARD_SIZE_ENTRIES);
 }
@@ -596,9 +595,8 @@ static void slot_state(__u32 slot, __u64 *since, __u64 *ran, __u64 *denied)
 	struct argguard_largest l = { 0 };
 	__u32 at = slot;
 
-	*since = 0;
-	bpf_map_lookup_elem(pm.fd[PIN_SIZE_SINCE], &slot, since);
 	bpf_map_lookup_elem(pm.fd[PIN_SIZES], &at, &h);
+	*since = h.since;
 	bpf_map_lookup_elem(pm.fd[PIN_LARGEST], &at, &l);
 	*ran = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0] + l.total_bytes[0];
 	at = slot + ARGGUARD_SIZE_DENIED;
@@ -636,14 +634,13 @@ static void apply_dates_and_clears_slots(void)
 	CHECK(since >= before, "and the uid rule's, slot 3");
 	/* Counts in slot 3, and an old date for global, as a day of execs leaves them. */
 	one.count[ARGGUARD_SIZE_TOTAL_BYTES][0] = 6;
+	one.since = old;
 	top.total_bytes[0] = 1;
 	for (at = 0; at < ARGGUARD_SIZE_ENTRIES; at++) {
 		bpf_map_update_elem(pm.fd[PIN_SIZES], &at, &one, BPF_ANY);
 		bpf_map_update_elem(pm.fd[PIN_LARGEST], &at, &top, BPF_ANY);
 	}
 	bpf_map_update_elem(pm.fd[PIN_SIZES_BY_UID], &uid_key, &one, BPF_ANY);
-	at = ARGGUARD_SIZE_SLOT_GLOBAL;
-	bpf_map_update_elem(pm.fd[PIN_SIZE_SINCE], &at, &old, BPF_ANY);
 	parse(next, &p);
 	CHECK(!policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED),
 	      "an apply with another uid rule");
