@@ -580,6 +580,23 @@ static void test_suggest_print(void)
 	policy_free(&back);
 	free(text);
 	policy_free(&out);
+
+	/* Mode audit in force: what ran over its limits counts, and the file says so. */
+	live.mode = ARGGUARD_MODE_AUDIT;
+	live.uids[0].rule.max_total_bytes = 100000;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy");
+	fclose(f);
+	CHECK(strstr(text, "# The policy in force is in mode audit: the execs over its limits ran "
+			   "(would-deny),\n# and count as seen here.\n") &&
+		      strstr(text,
+			     "# At least 7 of them ran over its limits in force, which did not "
+			     "deny (mode or action audit): they count as seen.\n[uid 1000]\n"),
+	      "mode audit: the file says what ran over the limits counts: %s", text);
+	free(text);
+	policy_free(&out);
 	policy_free(&live);
 }
 
