@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What learn() (learn.h) does only now and then, as global functions: an
+ * What learn() (exec.bpf.c) does only now and then, as global functions: an
  * exec into the table of the largest, into its ruled cgroup's own
  * distributions, and into its uid's.
  */
 #include "learn.h"
-#include "records.h"
+#include "caller.h"
 
 /*
  * Put the caller's exec in place of the smallest of this CPU's largest of

@@ -31,7 +31,6 @@
 #include "pin_dir.h"
 #include "size_commands.h"
 #include "size_maps.h"
-#include "status.h"
 
 static int unknown_command(const char *cmd)
 {
