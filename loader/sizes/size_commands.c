@@ -4,7 +4,7 @@
  * is whose) and the window's size distributions, the pinned maps' and the
  * state file's (size_window.c), or for suggest --from other hosts' reports
  * (size_json.c), then print them (size_report.c) or a policy made from
- * them (size_data.c).
+ * them (size_suggest.c).
  */
 #include "size_commands.h"
 
@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "names.h"
@@ -19,6 +20,7 @@
 #include "policy_maps.h"
 #include "size_json.h"
 #include "size_report.h"
+#include "size_suggest.h"
 #include "size_window.h"
 
 /* The live policy and the window's distributions. 0, or 1 with the error logged. */
@@ -213,13 +215,26 @@ int suggest_command(int argc, char **argv)
 		{ "margin", required_argument, NULL, 'M' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
+		{ "tier", required_argument, NULL, 't' },
+		{ "counts", no_argument, NULL, 'c' },
+		{ "min-execs", required_argument, NULL, 'e' },
+		{ "min-hours", required_argument, NULL, 'H' },
 		{},
 	};
-	struct suggest_options o = { .keep_share = 1, .margin = 25, .mode = ARGGUARD_MODE_ENFORCE };
+	struct suggest_options o = {
+		.keep_share = 1,
+		.margin = 25,
+		.mode = ARGGUARD_MODE_ENFORCE,
+		.tier = SUGGEST_TIER_DENY,
+		.min_execs = SUGGEST_MIN_EXECS,
+		.min_hours = SUGGEST_MIN_HOURS,
+	};
+	struct suggest_note *notes = NULL;
 	const char *policy_path = NULL;
+	const struct policy *start_from, *in_force;
 	struct policy live, base, out;
 	struct size_data d;
-	char **from, start[32], end[32];
+	char **from, judged[64] = "the live policy judged";
 	int n_from = 0;
 	double v;
 	int c, ret, mode;
@@ -269,9 +284,41 @@ int suggest_command(int argc, char **argv)
 		case 'p':
 			policy_path = optarg;
 			break;
+		case 't':
+			if (strcmp(optarg, "deny") && strcmp(optarg, "would-deny")) {
+				log_error("--tier takes deny or would-deny, not '%s'", optarg);
+				free(from);
+				return 2;
+			}
+			o.tier = strcmp(optarg, "deny") ? SUGGEST_TIER_WOULD_DENY
+							: SUGGEST_TIER_DENY;
+			break;
+		case 'c':
+			o.counts = true;
+			break;
+		case 'e':
+			if (!parse_double(optarg, 0, 1e12, &v) || v != (uint64_t)v) {
+				log_error("--min-execs takes a whole number of execs, not '%s'",
+					  optarg);
+				free(from);
+				return 2;
+			}
+			o.min_execs = (uint64_t)v;
+			break;
+		case 'H':
+			if (!parse_double(optarg, 0, 1e6, &v)) {
+				log_error("--min-hours takes a number of hours from 0, not '%s'",
+					  optarg);
+				free(from);
+				return 2;
+			}
+			o.min_hours = v;
+			break;
 		default:
 			log_error("usage: argguard suggest [--keep-share P] [--margin M] "
-				  "[--mode MODE] [--policy FILE] [--from FILE...]");
+				  "[--mode MODE] [--tier deny|would-deny] [--counts] "
+				  "[--min-execs N] [--min-hours H] [--policy FILE] "
+				  "[--from FILE...]");
 			free(from);
 			return 2;
 		}
@@ -288,23 +335,24 @@ int suggest_command(int argc, char **argv)
 		free(from);
 		return ret;
 	}
-	ret = size_suggest(policy_path ? &base : &live, &d, &o, &out);
+	start_from = policy_path ? &base : &live;
+	/* With --from, the hosts' policies are not known: the one it starts from stands for them. */
+	in_force = n_from ? start_from : &live;
+	o.now = d.origin.end > 0 ? (uint64_t)d.origin.end : (uint64_t)time(NULL);
+	notes = calloc(d.n_scopes, sizeof(*notes));
+	ret = notes ? size_suggest(start_from, in_force, &d, &o, &out, notes) : -ENOMEM;
 	if (!ret) {
-		size_time_format(start, sizeof(start), d.origin.start);
-		size_time_format(end, sizeof(end), d.origin.end);
-		printf("# argguard suggest --keep-share %g --margin %u: from the execs counted "
-		       "from %s\n# to %s ",
-		       o.keep_share * 100, o.margin, start, end);
 		if (n_from)
-			printf("in %d report%s, ", n_from, n_from == 1 ? "" : "s");
-		printf("under %s; check it with argguard policy check.\n",
-		       policy_path ? policy_path : "the live policy");
+			snprintf(judged, sizeof(judged), "of %d report%s", n_from,
+				 n_from == 1 ? "" : "s");
 		policy_sort(&out);
-		policy_print(stdout, &out);
+		size_suggest_print(stdout, &out, &d, &o, notes, in_force,
+				   policy_path ? policy_path : "The live policy", judged);
 		policy_free(&out);
 	} else {
 		log_error("failed to make the policy: %s", strerror(-ret));
 	}
+	free(notes);
 	free(from);
 	size_data_free(&d);
 	policy_free(&live);

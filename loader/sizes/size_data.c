@@ -30,6 +30,8 @@ void size_hist_add(struct size_hist *h, const struct argguard_sizes *cpu)
 		for (int b = 0; b < ARGGUARD_SIZE_BUCKETS; b++)
 			h->count[m][b] += cpu->count[m][b];
 	}
+	if (cpu->since && (!h->since || cpu->since < h->since))
+		h->since = cpu->since;
 }
 
 uint64_t size_hist_execs(const struct size_hist *h, enum argguard_size_metric m)
@@ -84,8 +86,10 @@ int size_data_init(struct size_data *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->hist = calloc(ARGGUARD_SIZE_SLOTS, sizeof(*d->hist));
+	d->denied = calloc(ARGGUARD_SIZE_SLOTS, sizeof(*d->denied));
+	d->slot_largest = calloc(ARGGUARD_SIZE_SLOTS, sizeof(*d->slot_largest));
 	d->scopes = calloc(ARGGUARD_SIZE_SLOTS, sizeof(*d->scopes));
-	if (!d->hist || !d->scopes) {
+	if (!d->hist || !d->denied || !d->slot_largest || !d->scopes) {
 		size_data_free(d);
 		return -ENOMEM;
 	}
@@ -93,27 +97,29 @@ int size_data_init(struct size_data *d)
 	return 0;
 }
 
-void size_data_add_exec(struct size_data *d, struct size_exec *e)
+void size_data_add_exec(struct size_data *d, struct size_exec *e, bool denied)
 {
+	struct size_exec *list = denied ? d->largest_denied : d->largest;
+	size_t *n = denied ? &d->n_largest_denied : &d->n_largest;
 	const size_t room = sizeof(d->largest) / sizeof(d->largest[0]);
 	size_t at;
 
-	for (at = d->n_largest; at > 0 && d->largest[at - 1].total_bytes < e->total_bytes; at--)
+	for (at = *n; at > 0 && list[at - 1].total_bytes < e->total_bytes; at--)
 		;
 	if (at >= room) {
 		free(e->cgroup);
 		return;
 	}
-	if (d->n_largest == room) {
-		free(d->largest[room - 1].cgroup);
-		d->n_largest--;
+	if (*n == room) {
+		free(list[room - 1].cgroup);
+		(*n)--;
 	}
-	memmove(&d->largest[at + 1], &d->largest[at], (d->n_largest - at) * sizeof(d->largest[0]));
-	d->largest[at] = *e;
-	d->n_largest++;
+	memmove(&list[at + 1], &list[at], (*n - at) * sizeof(list[0]));
+	list[at] = *e;
+	(*n)++;
 }
 
-void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu)
+void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu, bool denied)
 {
 	for (int i = 0; i < ARGGUARD_LARGEST; i++) {
 		struct size_exec e = {
@@ -131,7 +137,10 @@ void size_data_add_largest(struct size_data *d, const struct argguard_largest *c
 		if (!e.total_bytes && !e.argc)
 			continue; /* an empty entry */
 		memcpy(e.comm, &cpu->comm[i * ARGGUARD_COMM_LEN], ARGGUARD_COMM_LEN);
-		size_data_add_exec(d, &e);
+		e.slot %= ARGGUARD_SIZE_SLOTS;
+		if (!denied && e.total_bytes > d->slot_largest[e.slot].total_bytes)
+			d->slot_largest[e.slot] = e;
+		size_data_add_exec(d, &e, denied);
 	}
 }
 
@@ -149,6 +158,8 @@ void size_hist_merge(struct size_hist *into, const struct size_hist *h)
 		for (int b = 0; b < ARGGUARD_SIZE_BUCKETS; b++)
 			into->count[m][b] = add_at_most_max(into->count[m][b], h->count[m][b]);
 	}
+	if (h->since && (!into->since || h->since < into->since))
+		into->since = h->since;
 }
 
 bool size_scope_same(const struct size_scope *a, const struct size_scope *b)
@@ -166,56 +177,105 @@ bool size_scope_same(const struct size_scope *a, const struct size_scope *b)
 	return true;
 }
 
+/* *array, of n elements of size each, with room for one more. */
+static int grow(void *array, size_t n, size_t size)
+{
+	void *more = realloc(*(void **)array, (n + 1) * size);
+
+	if (!more)
+		return -ENOMEM;
+	*(void **)array = more;
+	return 0;
+}
+
 int size_data_scope(struct size_data *d, const struct size_scope *s)
 {
-	struct size_scope *scopes;
-	struct size_hist *hist;
-	char *path = NULL, **paths;
+	char *path = NULL;
+	size_t n = d->n_scopes;
 
-	for (size_t i = 0; i < d->n_scopes; i++)
+	for (size_t i = 0; i < n; i++)
 		if (size_scope_same(&d->scopes[i], s))
 			return (int)i;
-	if (d->n_scopes >= INT32_MAX)
+	if (n >= INT32_MAX)
 		return -ENOMEM;
 	if (s->ruled && !s->other && s->scope == ARGGUARD_SCOPE_CGROUP) {
-		paths = realloc(d->paths, (d->n_paths + 1) * sizeof(*paths));
-		if (!paths)
+		if (grow(&d->paths, d->n_paths, sizeof(*d->paths)))
 			return -ENOMEM;
-		d->paths = paths;
 		path = strdup(s->path);
 		if (!path)
 			return -ENOMEM;
 		d->paths[d->n_paths++] = path;
 	}
-	scopes = realloc(d->scopes, (d->n_scopes + 1) * sizeof(*scopes));
-	if (!scopes)
+	if (grow(&d->scopes, n, sizeof(*d->scopes)) || grow(&d->hist, n, sizeof(*d->hist)) ||
+	    grow(&d->denied, n, sizeof(*d->denied)) ||
+	    grow(&d->slot_largest, n, sizeof(*d->slot_largest)))
 		return -ENOMEM;
-	d->scopes = scopes;
-	hist = realloc(d->hist, (d->n_scopes + 1) * sizeof(*hist));
-	if (!hist)
-		return -ENOMEM;
-	d->hist = hist;
-	d->scopes[d->n_scopes] = *s;
-	d->scopes[d->n_scopes].path = path;
-	memset(&d->hist[d->n_scopes], 0, sizeof(*hist));
-	return (int)d->n_scopes++;
+	d->scopes[n] = *s;
+	d->scopes[n].path = path;
+	memset(&d->hist[n], 0, sizeof(d->hist[n]));
+	memset(&d->denied[n], 0, sizeof(d->denied[n]));
+	memset(&d->slot_largest[n], 0, sizeof(d->slot_largest[n]));
+	d->n_scopes++;
+	return (int)n;
 }
 
-int size_data_add(struct size_data *into, const struct size_data *from)
+struct size_uid *size_data_uid(struct size_data *d, uint32_t at, uint32_t uid)
 {
+	struct size_uid *u;
+
+	if (grow(&d->uids, d->n_uids, sizeof(*d->uids)))
+		return NULL;
+	u = &d->uids[d->n_uids++];
+	memset(u, 0, sizeof(*u));
+	u->slot = at;
+	u->uid = uid;
+	return u;
+}
+
+static int by_slot_then_uid(const void *a, const void *b)
+{
+	const struct size_uid *x = a, *y = b;
+
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+bool size_data_sort_uids(struct size_data *d)
+{
+	size_t kept = 0;
+	bool twice = false;
+
+	if (!d->n_uids)
+		return false;
+	qsort(d->uids, d->n_uids, sizeof(*d->uids), by_slot_then_uid);
+	for (size_t i = 1; i < d->n_uids; i++) {
+		if (!by_slot_then_uid(&d->uids[kept], &d->uids[i])) {
+			size_hist_merge(&d->uids[kept].hist, &d->uids[i].hist);
+			twice = true;
+			continue;
+		}
+		d->uids[++kept] = d->uids[i];
+	}
+	d->n_uids = kept + 1;
+	return twice;
+}
+
+bool size_data_counted(const struct size_data *d, size_t s)
+{
+	return size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES) ||
+	       size_hist_execs(&d->denied[s], ARGGUARD_SIZE_TOTAL_BYTES);
+}
+
+/* from's largest execs (denied: those denied) among into's, each in its scope of into. */
+static int add_execs(struct size_data *into, const struct size_data *from, bool denied)
+{
+	const struct size_exec *list = denied ? from->largest_denied : from->largest;
+	size_t n = denied ? from->n_largest_denied : from->n_largest;
 	int at;
 
-	for (size_t s = 0; s < from->n_scopes; s++) {
-		if (!size_scope_shown(&from->scopes[s]) ||
-		    !size_hist_execs(&from->hist[s], ARGGUARD_SIZE_TOTAL_BYTES))
-			continue;
-		at = size_data_scope(into, &from->scopes[s]);
-		if (at < 0)
-			return at;
-		size_hist_merge(&into->hist[at], &from->hist[s]);
-	}
-	for (size_t i = 0; i < from->n_largest; i++) {
-		struct size_exec e = from->largest[i];
+	for (size_t i = 0; i < n; i++) {
+		struct size_exec e = list[i];
 
 		if (e.slot >= from->n_scopes)
 			continue;
@@ -224,43 +284,102 @@ int size_data_add(struct size_data *into, const struct size_data *from)
 			return at;
 		e.slot = at;
 		e.cgroup = NULL;
-		if (from->largest[i].cgroup) {
-			e.cgroup = strdup(from->largest[i].cgroup);
+		if (list[i].cgroup) {
+			e.cgroup = strdup(list[i].cgroup);
 			if (!e.cgroup)
 				return -ENOMEM;
 		}
-		size_data_add_exec(into, &e);
+		size_data_add_exec(into, &e, denied);
 	}
 	return 0;
+}
+
+int size_data_add(struct size_data *into, const struct size_data *from)
+{
+	struct size_uid *u;
+	int at, err;
+
+	for (size_t s = 0; s < from->n_scopes; s++) {
+		if (!size_scope_shown(&from->scopes[s]) || !size_data_counted(from, s))
+			continue;
+		at = size_data_scope(into, &from->scopes[s]);
+		if (at < 0)
+			return at;
+		size_hist_merge(&into->hist[at], &from->hist[s]);
+		size_hist_merge(&into->denied[at], &from->denied[s]);
+		if (from->slot_largest[s].total_bytes > into->slot_largest[at].total_bytes) {
+			into->slot_largest[at] = from->slot_largest[s];
+			into->slot_largest[at].slot = at;
+			into->slot_largest[at].cgroup = NULL;
+		}
+	}
+	for (size_t i = 0; i < from->n_uids; i++) {
+		const struct size_uid *f = &from->uids[i];
+
+		if (f->slot >= from->n_scopes || !size_scope_shown(&from->scopes[f->slot]) ||
+		    !size_data_counted(from, f->slot))
+			continue;
+		at = size_data_scope(into, &from->scopes[f->slot]);
+		if (at < 0)
+			return at;
+		u = size_data_uid(into, (uint32_t)at, f->uid);
+		if (!u)
+			return -ENOMEM;
+		size_hist_merge(&u->hist, &f->hist);
+	}
+	size_data_sort_uids(into);
+	err = add_execs(into, from, false);
+	return err ? err : add_execs(into, from, true);
+}
+
+/* Whether scope s of d is one p has no rule for, whose counts go with the rule. */
+static bool unruled(const struct size_data *d, uint32_t s, const struct policy *p)
+{
+	return s < d->n_scopes && size_scope_shown(&d->scopes[s]) && !d->scopes[s].other &&
+	       !size_slots_rule(p, &d->scopes[s]);
+}
+
+/* Of list's *n execs, those of a scope p has a rule for. */
+static void keep_ruled_execs(const struct size_data *d, struct size_exec *list, size_t *n,
+			     const struct policy *p)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (unruled(d, list[i].slot, p)) {
+			free(list[i].cgroup);
+			continue;
+		}
+		list[kept++] = list[i];
+	}
+	*n = kept;
 }
 
 void size_data_keep_ruled(struct size_data *d, const struct policy *p)
 {
 	size_t kept = 0;
 
-	for (size_t s = 0; s < d->n_scopes; s++)
-		if (size_scope_shown(&d->scopes[s]) && !d->scopes[s].other &&
-		    !size_slots_rule(p, &d->scopes[s]))
-			memset(&d->hist[s], 0, sizeof(d->hist[s]));
-	for (size_t i = 0; i < d->n_largest; i++) {
-		struct size_exec *e = &d->largest[i];
-
-		if (e->slot < d->n_scopes && size_scope_shown(&d->scopes[e->slot]) &&
-		    !d->scopes[e->slot].other && !size_slots_rule(p, &d->scopes[e->slot])) {
-			free(e->cgroup);
+	for (size_t s = 0; s < d->n_scopes; s++) {
+		if (!unruled(d, (uint32_t)s, p))
 			continue;
-		}
-		d->largest[kept++] = *e;
+		memset(&d->hist[s], 0, sizeof(d->hist[s]));
+		memset(&d->denied[s], 0, sizeof(d->denied[s]));
+		memset(&d->slot_largest[s], 0, sizeof(d->slot_largest[s]));
 	}
-	d->n_largest = kept;
+	for (size_t i = 0; i < d->n_uids; i++)
+		if (!unruled(d, d->uids[i].slot, p))
+			d->uids[kept++] = d->uids[i];
+	d->n_uids = kept;
+	keep_ruled_execs(d, d->largest, &d->n_largest, p);
+	keep_ruled_execs(d, d->largest_denied, &d->n_largest_denied, p);
 }
 
 bool size_data_empty(const struct size_data *d)
 {
 	for (size_t s = 0; s < d->n_scopes; s++)
-		if (size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES))
+		if (size_data_counted(d, s))
 			return false;
-	return !d->n_largest;
+	return !d->n_largest && !d->n_largest_denied;
 }
 
 void size_data_free(struct size_data *d)
@@ -268,121 +387,29 @@ void size_data_free(struct size_data *d)
 	for (size_t i = 0; i < d->n_largest; i++)
 		free(d->largest[i].cgroup);
 	d->n_largest = 0;
+	for (size_t i = 0; i < d->n_largest_denied; i++)
+		free(d->largest_denied[i].cgroup);
+	d->n_largest_denied = 0;
 	for (size_t i = 0; i < d->n_cgroups; i++)
 		free(d->cgroups[i].cgroup);
 	free(d->cgroups);
 	d->cgroups = NULL;
 	d->n_cgroups = 0;
+	free(d->uids);
+	d->uids = NULL;
+	d->n_uids = 0;
 	for (size_t i = 0; i < d->n_paths; i++)
 		free(d->paths[i]);
 	free(d->paths);
 	d->paths = NULL;
 	d->n_paths = 0;
 	free(d->hist);
+	free(d->denied);
+	free(d->slot_largest);
 	free(d->scopes);
 	d->hist = NULL;
+	d->denied = NULL;
+	d->slot_largest = NULL;
 	d->scopes = NULL;
 	d->n_scopes = 0;
-}
-
-static int copy_policy(const struct policy *base, struct policy *out)
-{
-	policy_init(out);
-	*out = *base;
-	out->uids = NULL;
-	out->n_uids = 0;
-	out->cgroups = NULL;
-	out->n_cgroups = 0;
-	out->admin_groups = NULL;
-	out->n_admin_groups = 0;
-	out->parts = NULL;
-	out->n_parts = 0;
-	for (size_t i = 0; i < base->n_uids; i++) {
-		struct argguard_rule *r =
-			policy_add_uid(out, base->uids[i].uid, &base->uids[i].rule, 0);
-
-		if (!r)
-			goto out_free;
-		out->uids[out->n_uids - 1].line = base->uids[i].line;
-	}
-	for (size_t i = 0; i < base->n_cgroups; i++) {
-		if (!policy_add_cgroup(out, base->cgroups[i].path, &base->cgroups[i].rule, 0))
-			goto out_free;
-		out->cgroups[out->n_cgroups - 1].line = base->cgroups[i].line;
-	}
-	if (base->n_admin_groups) {
-		out->admin_groups = calloc(base->n_admin_groups, sizeof(*out->admin_groups));
-		if (!out->admin_groups)
-			goto out_free;
-		for (size_t i = 0; i < base->n_admin_groups; i++) {
-			out->admin_groups[i] = strdup(base->admin_groups[i]);
-			out->n_admin_groups = i + 1;
-			if (!out->admin_groups[i])
-				goto out_free;
-		}
-	}
-	if (base->n_parts) {
-		/* The files the lines are in. */
-		out->parts = calloc(base->n_parts, sizeof(*out->parts));
-		if (!out->parts)
-			goto out_free;
-		for (size_t i = 0; i < base->n_parts; i++) {
-			out->parts[i].first = base->parts[i].first;
-			out->parts[i].name = strdup(base->parts[i].name);
-			out->n_parts = i + 1;
-			if (!out->parts[i].name)
-				goto out_free;
-		}
-	}
-	return 0;
-out_free:
-	policy_free(out);
-	return -ENOMEM;
-}
-
-/* The limit for metric m of one slot, or 0 to keep the base's. */
-static uint64_t suggested(const struct size_hist *h, enum argguard_size_metric m,
-			  const struct suggest_options *o)
-{
-	const struct policy_limit_info *info = &policy_limits[m];
-	uint64_t v = size_hist_keep(h, m, o->keep_share);
-	uint64_t add;
-
-	if (!size_hist_execs(h, m))
-		return 0;
-	add = v / 100 * o->margin + (v % 100 * o->margin + 99) / 100;
-	v = v > info->max - add ? info->max : v + add;
-	if (size_metric_bytes(m) && v <= info->max - 1023)
-		v = (v + 1023) & ~1023ULL;
-	if (v < info->lockout_floor)
-		v = info->lockout_floor;
-	return v ? v : 1;
-}
-
-_Static_assert(POLICY_LIMIT_max_argv_bytes == (int)ARGGUARD_SIZE_ARGV_BYTES &&
-		       POLICY_LIMIT_max_envc == (int)ARGGUARD_SIZE_ENVC,
-	       "a metric is the index of its rule limit in POLICY_LIMITS");
-
-int size_suggest(const struct policy *base, const struct size_data *d,
-		 const struct suggest_options *o, struct policy *out)
-{
-	int err = copy_policy(base, out);
-
-	if (err)
-		return err;
-	out->mode = o->mode;
-	for (size_t s = 0; s < d->n_scopes; s++) {
-		struct argguard_rule *r =
-			(struct argguard_rule *)size_slots_rule(out, &d->scopes[s]);
-
-		if (!r)
-			continue;
-		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++) {
-			uint64_t v = suggested(&d->hist[s], m, o);
-
-			if (v)
-				policy_limit_set(r, (enum policy_limit)m, v);
-		}
-	}
-	return 0;
 }

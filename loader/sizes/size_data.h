@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The size distributions the BPF program counts (argguard.h, "sizes" and
- * "largest"), summed over CPUs, and what they say: how many execs a limit
- * would have denied, and the limits that would have denied none (or all
- * but a share); counts of other windows (the state file's, other hosts'
- * reports) added by scope. Pure: the maps are read in size_maps.c, the
- * files in size_json.c.
+ * The size distributions the BPF program counts (argguard.h, "sizes",
+ * "largest", "cgroup_sizes" and "sizes_by_uid"), summed over CPUs, and
+ * what they say: how many execs a limit would have denied, and the value
+ * that lets through all of them, or a share; counts of other windows (the
+ * state file's, other hosts' reports) added by scope. Pure: the maps are
+ * read in size_maps.c, the files in size_json.c; suggest's policy is
+ * size_suggest.c's.
  */
 #ifndef ARGGUARD_SIZE_DATA_H
 #define ARGGUARD_SIZE_DATA_H
@@ -24,6 +25,7 @@ struct size_hist {
 	uint64_t max[ARGGUARD_NR_SIZE_METRICS];
 	uint64_t sum[ARGGUARD_NR_SIZE_METRICS];
 	uint64_t count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+	uint64_t since; /* when its counts began, epoch seconds; 0: unknown */
 };
 
 /* One of the largest execs seen. */
@@ -52,21 +54,36 @@ struct size_origin {
 	bool exact; /* argv and envp bytes counted apart (a patched kernel), not the total alone */
 };
 
+/* One uid's execs of ARGGUARD_SIZES_BY_UID_FROM bytes and more that ran, in one scope. */
+struct size_uid {
+	uint32_t slot; /* the scope's index */
+	uint32_t uid; /* a subordinate uid's namespace user */
+	struct size_hist hist;
+};
+
 /*
  * Everything argguard report and suggest read. The distributions are by
  * scope: the first ARGGUARD_SIZE_SLOTS are the map's slots, which
  * size_slots_scopes() names; counts of a scope that no slot has, added
- * from a file, come after them. A largest exec's and a cgroup's slot are
- * an index into scopes.
+ * from a file, come after them. hist, denied, slot_largest and scopes
+ * each hold n_scopes. A largest exec's, a cgroup's and a uid's slot are an
+ * index into scopes.
  */
 struct size_data {
-	struct size_hist *hist;
+	struct size_hist *hist; /* the execs that ran */
+	struct size_hist *denied; /* those argguard denied */
+	/* Each scope's largest exec that ran (its cgroup not named); total_bytes 0: none. */
+	struct size_exec *slot_largest;
 	struct size_scope *scopes;
 	size_t n_scopes;
-	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* the largest first */
+	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* that ran, the largest first */
 	size_t n_largest;
+	struct size_exec largest_denied[ARGGUARD_LARGEST * 4];
+	size_t n_largest_denied;
 	struct size_cgroup *cgroups; /* by slot, then cgroup id */
 	size_t n_cgroups;
+	struct size_uid *uids; /* by slot, then uid */
+	size_t n_uids;
 	char **paths; /* the cgroup paths of the scopes added from a file */
 	size_t n_paths;
 	struct size_origin origin;
@@ -79,7 +96,7 @@ int size_data_init(struct size_data *d);
 const char *size_metric_name(enum argguard_size_metric m);
 bool size_metric_bytes(enum argguard_size_metric m);
 
-/* Add one CPU's counts to h: the counts and sums add, the largest is kept. */
+/* Add one CPU's counts to h: counts and sums add; the largest, and the earliest since, are kept. */
 void size_hist_add(struct size_hist *h, const struct argguard_sizes *cpu);
 
 /* The execs counted in metric m (0 for argv and envp on a stock kernel). */
@@ -101,16 +118,23 @@ void size_hist_over(const struct size_hist *h, enum argguard_size_metric m, uint
  */
 uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, double keep_share);
 
-/* Merge one CPU's largest execs into d->largest, keeping the largest ARRAY_SIZE ones. */
-void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu);
+/*
+ * Merge one CPU's largest execs of one slot's table into d->largest (that
+ * ran) or, denied, d->largest_denied, keeping the largest of each; and the
+ * largest that ran into d->slot_largest.
+ */
+void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu, bool denied);
 
 /*
- * e among d's largest, in order, the largest first; the smallest falls off
- * the end. d takes e->cgroup (or frees it).
+ * e among d's largest (denied: d's largest_denied), in order, the largest
+ * first; the smallest falls off the end. d takes e->cgroup (or frees it).
  */
-void size_data_add_exec(struct size_data *d, struct size_exec *e);
+void size_data_add_exec(struct size_data *d, struct size_exec *e, bool denied);
 
-/* Add the counts of h to into: counts and sums add (at most UINT64_MAX), the largest is kept. */
+/*
+ * Add the counts of h to into: counts and sums add (at most UINT64_MAX);
+ * the largest, and the earliest since, are kept.
+ */
 void size_hist_merge(struct size_hist *into, const struct size_hist *h);
 
 /* Whether two scopes are one: the same kind, and the same uid or cgroup path. */
@@ -124,17 +148,34 @@ bool size_scope_same(const struct size_scope *a, const struct size_scope *b);
 int size_data_scope(struct size_data *d, const struct size_scope *s);
 
 /*
- * Add from's counts to into, scope by scope: each shown scope of from to
- * the one of into that is the same, or to one added for it; and from's
- * largest execs among into's. The cgroups a pattern judged stay into's:
- * their ids name cgroups of one boot. 0 or -ENOMEM.
+ * A new entry of d->uids for uid in scope at, with no counts; NULL for
+ * -ENOMEM. d->uids is then no longer in order, and may hold the uid
+ * twice: size_data_sort_uids() puts it in order again.
+ */
+struct size_uid *size_data_uid(struct size_data *d, uint32_t at, uint32_t uid);
+
+/*
+ * d->uids by scope, then uid, each once: the counts of entries of the same
+ * uid and scope add into one. Whether there were such.
+ */
+bool size_data_sort_uids(struct size_data *d);
+
+/* Whether scope s of d counted an exec, that ran or that argguard denied. */
+bool size_data_counted(const struct size_data *d, size_t s);
+
+/*
+ * Add from's counts to into, scope by scope: each shown scope of from
+ * (what ran, what was denied, its uids and its largest) to the one of into
+ * that is the same, or to one added for it; and from's largest execs among
+ * into's. The cgroups a pattern judged stay into's: their ids name cgroups
+ * of one boot. 0 or -ENOMEM.
  */
 int size_data_add(struct size_data *into, const struct size_data *from);
 
 /*
  * Keep, of d's scopes, only those p has a rule for (global and setuid
  * always, and the rules past the slots): the counts of any other are
- * cleared, with its largest execs.
+ * cleared, with its uids and its largest execs.
  */
 void size_data_keep_ruled(struct size_data *d, const struct policy *p);
 
@@ -142,21 +183,5 @@ void size_data_keep_ruled(struct size_data *d, const struct policy *p);
 bool size_data_empty(const struct size_data *d);
 
 void size_data_free(struct size_data *d);
-
-struct suggest_options {
-	double keep_share; /* of the execs each limit lets through: 1 for all */
-	unsigned int margin; /* percent added on top */
-	uint32_t mode; /* the suggested policy's mode */
-};
-
-/*
- * Into out: base with, for each rule whose slot saw execs, each limit of
- * metric m set to size_hist_keep() plus the margin, rounded up to a whole
- * KiB for bytes, and never under its lockout floor. A metric with no
- * counts (argv and envp on a stock kernel) keeps base's limit. Returns 0
- * or -ENOMEM.
- */
-int size_suggest(const struct policy *base, const struct size_data *d,
-		 const struct suggest_options *o, struct policy *out);
 
 #endif /* ARGGUARD_SIZE_DATA_H */

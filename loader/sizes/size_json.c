@@ -247,11 +247,122 @@ static const char *quoted(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+/* Whether h counts argv and envp apart, which a report of total sizes cannot. */
+static bool apart(const struct size_hist *h)
+{
+	return size_hist_execs(h, ARGGUARD_SIZE_ARGV_BYTES) ||
+	       size_hist_execs(h, ARGGUARD_SIZE_ENVP_BYTES);
+}
+
+/*
+ * {"execs", "metrics"} (a scope's denied, a uid's) into h: execs the
+ * total_bytes count, and none counted apart where exact is not.
+ */
+static int read_counted(const struct json_value *v, struct size_hist *h, bool exact, char *why,
+			size_t len)
+{
+	uint64_t execs;
+	int err;
+
+	if (!v || v->type != JSON_OBJECT)
+		return refuse(why, len, "expected execs and metrics");
+	err = read_metrics(json_get(v, "metrics"), h, why, len);
+	if (err)
+		return err;
+	if (!json_u64_of(json_get(v, "execs"), &execs) ||
+	    execs != size_hist_execs(h, ARGGUARD_SIZE_TOTAL_BYTES))
+		return refuse(why, len, "its execs are not the total_bytes count");
+	if (!exact && apart(h))
+		return refuse(why, len, "argv and envp counted apart, in a report of total sizes");
+	return 0;
+}
+
+/*
+ * An exec's "total_bytes", "argv_bytes", "envp_bytes" (or nulls), "argc",
+ * "envc", "uid" and "comm" into *e; where is what why names.
+ */
+static int read_exec_fields(const struct json_value *v, struct size_exec *e, const char *where,
+			    char *why, size_t len)
+{
+	const struct json_value *argv = json_get(v, "argv_bytes"),
+				*envp = json_get(v, "envp_bytes");
+	char *comm = NULL;
+	int err;
+
+	if (!json_u64_of(json_get(v, "total_bytes"), &e->total_bytes) ||
+	    !u32_of(json_get(v, "argc"), &e->argc) || !u32_of(json_get(v, "envc"), &e->envc) ||
+	    !u32_of(json_get(v, "uid"), &e->uid) || !argv || !envp)
+		return refuse(why, len,
+			      "%s: expected total_bytes, argv_bytes, envp_bytes, "
+			      "argc, envc and uid",
+			      where);
+	e->exact = argv->type != JSON_NULL;
+	if (e->exact && (!json_u64_of(argv, &e->argv_bytes) || !json_u64_of(envp, &e->envp_bytes)))
+		return refuse(why, len, "%s: expected argv_bytes and envp_bytes, or nulls", where);
+	err = read_bytes(v, "comm", ARGGUARD_COMM_LEN, &comm);
+	if (err == -ENOMEM)
+		return err;
+	if (err)
+		return refuse(why, len, "%s: expected a comm", where);
+	if (comm)
+		memcpy(e->comm, comm, strlen(comm));
+	free(comm);
+	return 0;
+}
+
+static int by_uid(const void *a, const void *b)
+{
+	const struct size_uid *x = a, *y = b;
+
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/* A scope's "by_uid" into d's uids of scope at, d's last. */
+static int read_by_uid(const struct json_value *v, struct size_data *d, int at, bool exact,
+		       char *why, size_t len)
+{
+	size_t first = d->n_uids;
+	struct size_hist h;
+	struct size_uid *u;
+	uint32_t uid;
+	int err;
+
+	if (!v || v->type != JSON_ARRAY)
+		return refuse(why, len, "expected by_uid");
+	for (const struct json_value *e = v->child; e; e = e->next) {
+		memset(&h, 0, sizeof(h));
+		if (!u32_of(json_get(e, "uid"), &uid))
+			return refuse(why, len, "by_uid: expected a uid");
+		err = read_counted(e, &h, exact, why, len);
+		if (!err && !size_hist_execs(&h, ARGGUARD_SIZE_TOTAL_BYTES))
+			err = refuse(why, len, "no exec counted");
+		if (err) {
+			char what[SIZE_JSON_WHY_MAX];
+
+			snprintf(what, sizeof(what), "%s", why);
+			return refuse(why, len, "by_uid: uid %u: %s", uid, what);
+		}
+		u = size_data_uid(d, (uint32_t)at, uid);
+		if (!u)
+			return -ENOMEM;
+		u->hist = h;
+	}
+	/* The scope is d's last: its uids end d's, which stay in order once they are. */
+	if (d->n_uids > first)
+		qsort(d->uids + first, d->n_uids - first, sizeof(*d->uids), by_uid);
+	for (size_t i = first + 1; i < d->n_uids; i++)
+		if (d->uids[i].uid == d->uids[i - 1].uid)
+			return refuse(why, len, "by_uid: uid %u twice", d->uids[i].uid);
+	return 0;
+}
+
 static int read_scope(const struct json_value *v, struct size_data *d, bool exact, char *why,
 		      size_t len)
 {
+	const struct json_value *since = json_get(v, "since"), *largest = json_get(v, "largest");
 	struct size_scope scope;
-	struct size_hist h = { 0 };
+	struct size_hist h = { 0 }, denied = { 0 };
+	struct size_exec top = { 0 };
 	char *name, q[96], what[SIZE_JSON_WHY_MAX];
 	uint64_t execs;
 	size_t before = d->n_scopes;
@@ -271,17 +382,39 @@ static int read_scope(const struct json_value *v, struct size_data *d, bool exac
 		goto out;
 	}
 	if (!json_u64_of(json_get(v, "execs"), &execs) ||
-	    execs != size_hist_execs(&h, ARGGUARD_SIZE_TOTAL_BYTES) || !execs) {
+	    execs != size_hist_execs(&h, ARGGUARD_SIZE_TOTAL_BYTES)) {
 		err = refuse(why, len, "scope %s: its execs are not the total_bytes count",
 			     quoted(name, q, sizeof(q)));
 		goto out;
 	}
-	if (!exact && (size_hist_execs(&h, ARGGUARD_SIZE_ARGV_BYTES) ||
-		       size_hist_execs(&h, ARGGUARD_SIZE_ENVP_BYTES))) {
+	if (!exact && apart(&h)) {
 		err = refuse(why, len,
 			     "scope %s: argv and envp counted apart, in a report of total "
 			     "sizes",
 			     quoted(name, q, sizeof(q)));
+		goto out;
+	}
+	if (!since || (since->type != JSON_NULL && !json_u64_of(since, &h.since))) {
+		err = refuse(why, len, "scope %s: expected since, a time in seconds, or null",
+			     quoted(name, q, sizeof(q)));
+		goto out;
+	}
+	err = read_counted(json_get(v, "denied"), &denied, exact, what, sizeof(what));
+	if (!err && !execs && !size_hist_execs(&denied, ARGGUARD_SIZE_TOTAL_BYTES))
+		err = refuse(what, sizeof(what), "no exec ran or was denied");
+	if (err) {
+		snprintf(why, len, "scope %s: denied: %s", quoted(name, q, sizeof(q)), what);
+		goto out;
+	}
+	if (!largest)
+		err = refuse(what, sizeof(what), "expected largest, an exec or null");
+	else if (largest->type != JSON_NULL)
+		err = read_exec_fields(largest, &top, "largest", what, sizeof(what));
+	if (!err && largest && largest->type != JSON_NULL && !top.total_bytes)
+		err = refuse(what, sizeof(what), "largest: an exec of no bytes");
+	if (err) {
+		if (err != -ENOMEM)
+			err = refuse(why, len, "scope %s: %s", quoted(name, q, sizeof(q)), what);
 		goto out;
 	}
 	at = size_data_scope(d, &scope);
@@ -294,53 +427,48 @@ static int read_scope(const struct json_value *v, struct size_data *d, bool exac
 		goto out;
 	}
 	d->hist[at] = h;
+	d->denied[at] = denied;
+	top.slot = (uint32_t)at;
+	d->slot_largest[at] = top;
+	err = read_by_uid(json_get(v, "by_uid"), d, at, exact, what, sizeof(what));
+	if (err == -EINVAL)
+		snprintf(why, len, "scope %s: %s", quoted(name, q, sizeof(q)), what);
 out:
 	free(name);
 	return err;
 }
 
-static int read_exec(const struct json_value *v, struct size_data *d, char *why, size_t len)
+static int read_exec(const struct json_value *v, struct size_data *d, bool denied, char *why,
+		     size_t len)
 {
-	const struct json_value *argv = json_get(v, "argv_bytes"),
-				*envp = json_get(v, "envp_bytes");
+	const char *where = denied ? "largest_denied" : "largest";
 	struct size_exec e = { 0 };
 	struct size_scope scope;
-	char *name = NULL, *comm = NULL;
+	char *name = NULL;
 	int err, at;
 
-	if (!json_u64_of(json_get(v, "total_bytes"), &e.total_bytes) ||
-	    !u32_of(json_get(v, "argc"), &e.argc) || !u32_of(json_get(v, "envc"), &e.envc) ||
-	    !u32_of(json_get(v, "uid"), &e.uid) || !argv || !envp)
-		return refuse(why, len,
-			      "largest: expected total_bytes, argv_bytes, envp_bytes, "
-			      "argc, envc and uid");
-	e.exact = argv->type != JSON_NULL;
-	if (e.exact && (!json_u64_of(argv, &e.argv_bytes) || !json_u64_of(envp, &e.envp_bytes)))
-		return refuse(why, len, "largest: expected argv_bytes and envp_bytes, or nulls");
-	err = read_bytes(v, "comm", ARGGUARD_COMM_LEN, &comm);
-	if (!err)
-		err = read_bytes(v, "scope", SCOPE_NAME_MAX, &name);
+	err = read_exec_fields(v, &e, where, why, len);
+	if (err)
+		return err;
+	err = read_bytes(v, "scope", SCOPE_NAME_MAX, &name);
 	if (!err)
 		err = read_bytes(v, "cgroup", SCOPE_NAME_MAX, &e.cgroup);
 	if (err == -ENOMEM)
 		goto out;
 	if (err || !name || !parse_scope(name, &scope)) {
-		err = refuse(why, len, "largest: expected a comm, a scope and a cgroup");
+		err = refuse(why, len, "%s: expected a comm, a scope and a cgroup", where);
 		goto out;
 	}
-	if (comm)
-		memcpy(e.comm, comm, strlen(comm));
 	at = size_data_scope(d, &scope);
 	if (at < 0) {
 		err = at;
 		goto out;
 	}
 	e.slot = (uint32_t)at;
-	size_data_add_exec(d, &e);
+	size_data_add_exec(d, &e, denied);
 	e.cgroup = NULL; /* d's now, or freed */
 out:
 	free(e.cgroup);
-	free(comm);
 	free(name);
 	return err;
 }
@@ -348,24 +476,30 @@ out:
 int size_json_counts(const struct json_value *obj, struct size_data *d, char *why, size_t len)
 {
 	const struct json_value *scopes = json_get(obj, "scopes"),
-				*largest = json_get(obj, "largest");
+				*largest = json_get(obj, "largest"),
+				*largest_denied = json_get(obj, "largest_denied");
 	int err;
 
-	if (!scopes || scopes->type != JSON_ARRAY || !largest || largest->type != JSON_ARRAY)
-		return refuse(why, len, "expected scopes and largest");
+	if (!scopes || scopes->type != JSON_ARRAY || !largest || largest->type != JSON_ARRAY ||
+	    !largest_denied || largest_denied->type != JSON_ARRAY)
+		return refuse(why, len, "expected scopes, largest and largest_denied");
 	for (const struct json_value *s = scopes->child; s; s = s->next) {
 		err = read_scope(s, d, d->origin.exact, why, len);
 		if (err)
 			return err;
 	}
 	for (const struct json_value *e = largest->child; e; e = e->next) {
-		err = read_exec(e, d, why, len);
+		err = read_exec(e, d, false, why, len);
+		if (err)
+			return err;
+	}
+	for (const struct json_value *e = largest_denied->child; e; e = e->next) {
+		err = read_exec(e, d, true, why, len);
 		if (err)
 			return err;
 	}
 	return 0;
 }
-
 static int read_time(const struct json_value *window, const char *key, int64_t *t)
 {
 	const struct json_value *v = json_get(window, key);

@@ -19,7 +19,7 @@
  * The version of the report's JSON: its members and what they mean. A
  * reader refuses JSON of another (argguard(8), REPORT JSON).
  */
-#define SIZE_REPORT_SCHEMA 1
+#define SIZE_REPORT_SCHEMA 2
 
 /*
  * Print d. Each limit is judged from policy's rule for the slot's scope

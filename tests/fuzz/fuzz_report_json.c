@@ -51,27 +51,39 @@ static char *write_report(const struct size_data *d, size_t *len)
 	return json_writer_finish(&w, len);
 }
 
+static bool same_exec(const struct size_exec *x, const struct size_exec *y)
+{
+	return x->total_bytes == y->total_bytes && x->uid == y->uid && x->slot == y->slot &&
+	       !strcmp(x->comm, y->comm) && !x->cgroup == !y->cgroup &&
+	       (!x->cgroup || !strcmp(x->cgroup, y->cgroup));
+}
+
 static bool same(const struct size_data *a, const struct size_data *b)
 {
 	char na[300], nb[300];
 
 	if (a->n_scopes != b->n_scopes || a->n_largest != b->n_largest ||
+	    a->n_largest_denied != b->n_largest_denied || a->n_uids != b->n_uids ||
 	    memcmp(&a->origin, &b->origin, sizeof(a->origin)))
 		return false;
 	for (size_t s = 0; s < a->n_scopes; s++) {
 		size_scope_name(&a->scopes[s], na, sizeof(na));
 		size_scope_name(&b->scopes[s], nb, sizeof(nb));
-		if (strcmp(na, nb) || memcmp(&a->hist[s], &b->hist[s], sizeof(a->hist[s])))
+		if (strcmp(na, nb) || memcmp(&a->hist[s], &b->hist[s], sizeof(a->hist[s])) ||
+		    memcmp(&a->denied[s], &b->denied[s], sizeof(a->denied[s])) ||
+		    !same_exec(&a->slot_largest[s], &b->slot_largest[s]))
 			return false;
 	}
-	for (size_t i = 0; i < a->n_largest; i++) {
-		const struct size_exec *x = &a->largest[i], *y = &b->largest[i];
-
-		if (x->total_bytes != y->total_bytes || x->slot != y->slot ||
-		    strcmp(x->comm, y->comm) || !x->cgroup != !y->cgroup ||
-		    (x->cgroup && strcmp(x->cgroup, y->cgroup)))
+	for (size_t i = 0; i < a->n_uids; i++)
+		if (a->uids[i].slot != b->uids[i].slot || a->uids[i].uid != b->uids[i].uid ||
+		    memcmp(&a->uids[i].hist, &b->uids[i].hist, sizeof(a->uids[i].hist)))
 			return false;
-	}
+	for (size_t i = 0; i < a->n_largest; i++)
+		if (!same_exec(&a->largest[i], &b->largest[i]))
+			return false;
+	for (size_t i = 0; i < a->n_largest_denied; i++)
+		if (!same_exec(&a->largest_denied[i], &b->largest_denied[i]))
+			return false;
 	return true;
 }
 

@@ -120,13 +120,23 @@ static struct policy odd_policy(void)
 	return p;
 }
 
-/* Live-like data: uid 1000 (slot 3), the odd cgroup (slot 4), global, and two largest execs. */
+/*
+ * Live-like data: uid 1000 (slot 3: what ran since a time, 30 execs denied,
+ * and its execs by uid), the odd cgroup (slot 4), global, two largest execs
+ * that ran and one denied.
+ */
 static void odd_data(struct size_data *d, const struct policy *p)
 {
+	struct size_uid *u;
+
 	size_data_init(d);
 	size_slots_scopes(p, d->scopes);
 	count(&d->hist[ARGGUARD_SIZE_SLOT_GLOBAL], 900, 10, true);
 	count(&d->hist[3], 300000, 2, true);
+	d->hist[3].since = 1777610000;
+	count(&d->denied[3], 4 << 20, 30, true);
+	u = size_data_uid(d, 3, 1000);
+	count(&u->hist, 300000, 2, true);
 	count(&d->hist[4], 5000, 7, true);
 	d->largest[0] = (struct size_exec){ .total_bytes = 300000,
 					    .argv_bytes = 150000,
@@ -140,8 +150,17 @@ static void odd_data(struct size_data *d, const struct policy *p)
 	};
 	strcpy(d->largest[0].comm, ODD_COMM);
 	strcpy(d->largest[1].comm, "make");
+	d->slot_largest[3] = d->largest[0];
 	d->largest[0].cgroup = strdup(ODD_PATH);
 	d->n_largest = 2;
+	d->largest_denied[0] = (struct size_exec){ .total_bytes = 4 << 20,
+						   .argv_bytes = 2 << 20,
+						   .envp_bytes = 2 << 20,
+						   .argc = 3,
+						   .uid = 65534,
+						   .slot = 3,
+						   .exact = true };
+	d->n_largest_denied = 1;
 	snprintf(d->origin.host, sizeof(d->origin.host), "node-a");
 	snprintf(d->origin.boot_id, sizeof(d->origin.boot_id),
 		 "0f6ef1ea-9c4e-4c57-9d3e-5e3fd8f1e0a1");
@@ -188,7 +207,7 @@ static void test_report_round_trip(const char *dir)
 
 	odd_data(&d, &p);
 	text = report_json(&d, &p);
-	CHECK(strstr(text, "\"schema\":1,\"host\":\"node-a\",\"boot_id\":\"0f6ef1ea-") &&
+	CHECK(strstr(text, "\"schema\":2,\"host\":\"node-a\",\"boot_id\":\"0f6ef1ea-") &&
 		      strstr(text, "\"window\":{\"start\":\"2026-05-01T01:46:40Z\","
 				   "\"end\":\"2026-05-02T01:46:40Z\"},\"sizes\":\"exact\""),
 	      "the envelope: schema, host, boot id, window, size mode: %.300s", text);
@@ -215,6 +234,22 @@ static void test_report_round_trip(const char *dir)
 		      back.largest[0].slot == ARGGUARD_SIZE_SLOTS + 1 &&
 		      back.largest[0].argv_bytes == 150000 && !back.largest[1].cgroup,
 	      "the largest execs, comm and cgroup byte for byte, each with its scope");
+	CHECK(!err && same_hist(&back.denied[ARGGUARD_SIZE_SLOTS + 1], &d.denied[3]) &&
+		      back.hist[ARGGUARD_SIZE_SLOTS + 1].since == 1777610000 &&
+		      !back.hist[ARGGUARD_SIZE_SLOTS].since,
+	      "what was denied, apart, and since when each scope counted (null: unknown)");
+	CHECK(!err && back.n_uids == 1 && back.uids[0].slot == ARGGUARD_SIZE_SLOTS + 1 &&
+		      back.uids[0].uid == 1000 && same_hist(&back.uids[0].hist, &d.uids[0].hist),
+	      "the execs by uid, each in its scope");
+	CHECK(!err && back.slot_largest[ARGGUARD_SIZE_SLOTS + 1].total_bytes == 300000 &&
+		      back.slot_largest[ARGGUARD_SIZE_SLOTS + 1].uid == 1000 &&
+		      !strcmp(back.slot_largest[ARGGUARD_SIZE_SLOTS + 1].comm, ODD_COMM) &&
+		      back.slot_largest[ARGGUARD_SIZE_SLOTS + 2].total_bytes == 0,
+	      "each scope's largest that ran, and whose");
+	CHECK(!err && back.n_largest_denied == 1 && back.largest_denied[0].total_bytes == 4 << 20 &&
+		      back.largest_denied[0].uid == 65534 &&
+		      back.largest_denied[0].slot == ARGGUARD_SIZE_SLOTS + 1,
+	      "the largest denied, in a list of their own");
 	CHECK(!strcmp(back.origin.host, "node-a") && back.origin.start == 1777600000 &&
 		      back.origin.end == 1777686400 && back.origin.exact,
 	      "and the envelope");
@@ -256,9 +291,9 @@ static void test_report_refused(const char *dir)
 
 	odd_data(&d, &p);
 	text = report_json(&d, &p);
-	refused(dir, text, "\"schema\":1", "\"schema\":2",
-		"schema 2; this argguard reads schema 1");
-	refused(dir, text, "\"schema\":1,", "", "no schema");
+	refused(dir, text, "\"schema\":2", "\"schema\":1",
+		"schema 1; this argguard reads schema 2");
+	refused(dir, text, "\"schema\":2,", "", "no schema");
 	refused(dir, text, "\"sizes\":\"exact\"", "\"sizes\":\"some\"", "expected sizes");
 	refused(dir, text, "\"sizes\":\"exact\"", "\"sizes\":\"total\"",
 		"argv and envp counted apart, in a report of total sizes");
@@ -279,6 +314,13 @@ static void test_report_refused(const char *dir)
 	refused(dir, text, "\"comm_encoding\":\"hex\"", "\"comm_encoding\":\"base64\"",
 		"largest: expected a comm");
 	refused(dir, text, "{\"schema\"", "[{\"schema\"", "expected ',' or ']'");
+	refused(dir, text, "\"denied\":{\"execs\":30", "\"denied\":{\"execs\":31",
+		"denied: its execs are not the total_bytes count");
+	refused(dir, text, "\"since\":1777610000", "\"since\":\"now\"", "expected since");
+	refused(dir, text, "\"by_uid\":[{\"uid\":1000", "\"by_uid\":[{\"uid\":-1",
+		"by_uid: expected a uid");
+	refused(dir, text, "\"largest_denied\":[", "\"largest_denied_\":[",
+		"expected scopes, largest and largest_denied");
 	free(text);
 	size_data_free(&d);
 	policy_free(&p);
@@ -290,22 +332,47 @@ static void test_add(void)
 	struct size_data live, carried;
 	struct size_scope uid2000 = { .scope = ARGGUARD_SCOPE_UID, .uid = 2000, .ruled = true };
 	struct size_exec big = { .total_bytes = 1 << 20, .argc = 1, .uid = 2000 };
-	struct size_hist want = { 0 };
+	struct size_hist want = { 0 }, denied = { 0 };
+	struct size_uid *u;
 	int at;
 
 	odd_data(&live, &p);
 	size_data_init(&carried);
-	/* The carried window: uid 1000 (a slot of the live maps) and uid 2000 (none). */
+	/*
+	 * The carried window: uid 1000 (a slot of the live maps: what ran, since
+	 * earlier, what was denied, by uid, its largest) and uid 2000 (none).
+	 */
 	at = size_data_scope(&carried, &live.scopes[3]);
 	count(&carried.hist[at], 300000, 5, true);
+	carried.hist[at].since = 1777500000;
+	count(&carried.denied[at], 3 << 20, 4, true);
+	u = size_data_uid(&carried, at, 1001);
+	count(&u->hist, 300000, 1, true);
+	u = size_data_uid(&carried, at, 1000);
+	count(&u->hist, 300000, 4, true);
+	carried.slot_largest[at] = (struct size_exec){ .total_bytes = 310000, .uid = 1001 };
 	at = size_data_scope(&carried, &uid2000);
 	CHECK(at == ARGGUARD_SIZE_SLOTS + 1, "a scope added comes after the slots: %d", at);
 	count(&carried.hist[at], 1000, 1, true);
 	big.slot = at;
-	size_data_add_exec(&carried, &big);
+	size_data_add_exec(&carried, &big, false);
 	CHECK(!size_data_add(&live, &carried), "the carried window adds to the live counts");
 	count(&want, 300000, 7, true);
-	CHECK(same_hist(&live.hist[3], &want), "uid 1000's counts in its own slot: 2 + 5");
+	want.since = 1777500000;
+	CHECK(same_hist(&live.hist[3], &want),
+	      "uid 1000's counts in its own slot: 2 + 5, since the earlier");
+	count(&denied, 4 << 20, 30, true);
+	count(&denied, 3 << 20, 4, true);
+	CHECK(same_hist(&live.denied[3], &denied), "and what was denied: 30 + 4, apart");
+	memset(&want, 0, sizeof(want));
+	count(&want, 300000, 6, true);
+	CHECK(live.n_uids == 2 && live.uids[0].slot == 3 && live.uids[0].uid == 1000 &&
+		      same_hist(&live.uids[0].hist, &want) && live.uids[1].uid == 1001 &&
+		      size_hist_execs(&live.uids[1].hist, ARGGUARD_SIZE_TOTAL_BYTES) == 1,
+	      "by uid: uid 1000's 2 + 4 as one uid, uid 1001 beside it, in order");
+	CHECK(live.slot_largest[3].total_bytes == 310000 && live.slot_largest[3].uid == 1001 &&
+		      live.slot_largest[3].slot == 3,
+	      "the scope's largest that ran, the larger of the two");
 	CHECK(live.n_scopes == ARGGUARD_SIZE_SLOTS + 1 &&
 		      live.scopes[ARGGUARD_SIZE_SLOTS].uid == 2000 &&
 		      size_hist_execs(&live.hist[ARGGUARD_SIZE_SLOTS], ARGGUARD_SIZE_TOTAL_BYTES) ==
@@ -319,6 +386,13 @@ static void test_add(void)
 		      live.n_largest == 2 &&
 		      size_hist_execs(&live.hist[3], ARGGUARD_SIZE_TOTAL_BYTES),
 	      "kept by a policy with no uid 2000 rule: its counts and its exec go, the rest stay");
+	policy_free(&p);
+	policy_init(&p);
+	size_data_keep_ruled(&live, &p);
+	CHECK(!size_data_counted(&live, 3) && !live.n_uids && !live.n_largest_denied &&
+		      !live.slot_largest[3].total_bytes,
+	      "kept by a policy with no uid 1000 rule: what ran, what was denied, its uids and "
+	      "its largest go");
 	memset(&want, 0, sizeof(want));
 	want.count[0][0] = UINT64_MAX - 1;
 	want.sum[0] = 5;
