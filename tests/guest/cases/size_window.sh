@@ -157,9 +157,10 @@ test_suggest_from_a_hostile_report_moves_only_the_suggestion() {
 	if grep -qE '^\[(uid 0|user root|cgroup /system.slice/ssh.service)\]' <<<"$out"; then
 		fail "expected no rule for a scope only the hostile report names"
 	fi
-	# Its 2^40 bytes would raise it: the 2M deny limit in force holds it.
-	assert_eq 2097152 "$(suggested "[global]" max_total_bytes <(echo "$out"))" \
-		"the global suggestion over a hostile report, held at the deny limit in force"
+	# Its 2^40 bytes would raise it: the deny limit in force (2M at most) holds it.
+	max=$(suggested "[global]" max_total_bytes <(echo "$out"))
+	((max <= 2097152)) ||
+		fail "expected the global suggestion held at the deny limit in force, got $max"
 	grep -q '^# Held at the deny limit in force: max_total_bytes' <<<"$out" ||
 		fail "expected the comment to say the deny limit in force held it"
 	argguard policy check <(echo "$out") || fail "expected the suggestion to be a valid policy"
