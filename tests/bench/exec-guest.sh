@@ -271,13 +271,15 @@ leave() {
 # (/machine.slice/libpod-ID.scope, not the others' cgroup), sizes on. Odd
 # rounds go through them in one order, even rounds in reverse.
 bench_overhead() {
-	local r c i configs reversed=() order
+	local r c i a b configs reversed=() order
 	read -r -a configs <<<"$OVERHEAD_CONFIGS"
 	for ((i = ${#configs[@]} - 1; i >= 0; i--)); do
 		reversed+=("${configs[i]}")
 	done
-	[[ " ${configs[*]} " != *" container "* ]] ||
-		note "overhead: the controllers of the loop's cgroup: $(<"$LOOP_CG/cgroup.controllers"); of the container's scope: $(<"$CTR_CG/cgroup.controllers")"
+	if [[ " ${configs[*]} " == *" container "* ]]; then
+		a=$(<"$LOOP_CG/cgroup.controllers") b=$(<"$CTR_CG/cgroup.controllers")
+		note "overhead: controllers on the loop's cgroup: ${a:-none}; on the container's scope: ${b:-none}"
+	fi
 	loop 200 0 >/dev/null # warm up
 	for ((r = 1; r <= ROUNDS; r++)); do
 		order=("${configs[@]}")
