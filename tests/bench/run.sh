@@ -367,7 +367,9 @@ write_md() {
 	printf -- '---|%.0s' "${VERSIONS[@]}"
 	echo
 	for c in $BOOT_MEAN_CONFIGS; do
-		printf '| %s |' "${c/argguard_/}"
+		label=${c/argguard_/}
+		[[ $c != noop_lsm ]] || label="noop_lsm (the floor: no argguard)"
+		printf '| %s |' "$label"
 		for v in "${VERSIONS[@]}"; do
 			[[ $v == "${VERSIONS[0]}" ]] && v= || v=-$v
 			printf ' %s |' "$(boots_cell "exec$v" "$c")"
