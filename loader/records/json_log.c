@@ -438,7 +438,9 @@ static void read_boot_id(char id[37])
 	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
 	size_t n = f ? fread(id, 1, 36, f) : 0;
 
-	id[n == 36 && strspn(id, "0123456789abcdef-") >= 36 ? 36 : 0] = '\0';
+	id[n] = '\0';
+	if (n != 36 || strspn(id, "0123456789abcdef-") != 36)
+		id[0] = '\0';
 	if (f)
 		fclose(f);
 	if (!id[0])
