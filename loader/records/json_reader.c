@@ -123,7 +123,7 @@ static struct json_value *parse_number(struct parser *ps)
 	return v;
 }
 
-static int hex_digit(char c)
+int json_hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -143,7 +143,7 @@ static bool read_u4(struct parser *ps, unsigned int *u)
 		return false;
 	}
 	for (int i = 0; i < 4; i++) {
-		int d = hex_digit(*ps->p++);
+		int d = json_hex_digit(*ps->p++);
 
 		if (d < 0) {
 			fail(ps, "expected four hex digits after \\u");

@@ -56,4 +56,7 @@ bool json_u64_of(const struct json_value *v, uint64_t *out);
 /* v's bytes if it is a string that holds no NUL, else NULL. */
 const char *json_str_of(const struct json_value *v);
 
+/* The value of a hex digit of either case, or -1. */
+int json_hex_digit(char c);
+
 #endif /* ARGGUARD_JSON_READER_H */

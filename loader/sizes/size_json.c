@@ -50,15 +50,6 @@ static bool u32_of(const struct json_value *v, uint32_t *out)
 	return true;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /*
  * The bytes of obj's member key, as write_bytes() writes them: a string, or
  * hex with "<key>_encoding": "hex". Into *out (malloc'd; NULL for null),
@@ -92,7 +83,7 @@ static int read_bytes(const struct json_value *obj, const char *key, size_t max,
 	if (!*out)
 		return -ENOMEM;
 	for (size_t i = 0; i < n / 2; i++) {
-		int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+		int hi = json_hex_digit(s[2 * i]), lo = json_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0 || !(hi | lo)) { /* not hex, or a NUL */
 			free(*out);
