@@ -79,17 +79,11 @@ static int add_cgroup_sizes(struct sizes_reader *r, const union sizes_key *key,
 static int add_sizes_by_uid(struct sizes_reader *r, const union sizes_key *key,
 			    const struct argguard_sizes *value)
 {
-	struct size_data *d = r->d;
 	struct size_uid *u;
 
-	u = realloc(d->uids, (d->n_uids + 1) * sizeof(*u));
+	u = size_data_uid(r->d, key->uid.size_slot % ARGGUARD_SIZE_SLOTS, key->uid.uid);
 	if (!u)
 		return -ENOMEM;
-	d->uids = u;
-	u = &d->uids[d->n_uids++];
-	memset(u, 0, sizeof(*u));
-	u->slot = key->uid.size_slot % ARGGUARD_SIZE_SLOTS;
-	u->uid = key->uid.uid;
 	size_hist_add(&u->hist, value);
 	return 0;
 }
