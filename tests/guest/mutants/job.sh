@@ -7,8 +7,9 @@
 # package, must fail at least one of the tests its catch: line names, and
 # is taken out again. A suite mutant is the binary or the unit, after which
 # argguard starts afresh (no pins), as at a boot; a package-suite mutant is
-# the binary of argguard.deb and argguard-rebuilt.deb, repacked, which the
-# package suite's tests install over argguard.deb as shipped, the good build
+# the binary, or the control files (maintainer scripts, templates), of
+# argguard.deb and argguard-rebuilt.deb, repacked, which the package
+# suite's tests install over argguard.deb as shipped, the good build
 # running; a reboot-suite
 # mutant is installed last, after reboot/prepare.sh, and its tests run on
 # the second boot of the disk. The last boot prints the report: TAP, one
@@ -141,11 +142,13 @@ good_again() {
 	fi
 }
 
-# repack DEB BINARY OUT: DEB with BINARY as its argguard.
+# repack DEB BINARY OUT [CONTROL]: DEB with BINARY as its argguard, and
+# the files in the directory CONTROL, if there is one, as its control files.
 repack() {
 	local dir=$STATE/repack sum
 	rm -rf "$dir"
 	dpkg-deb -R "$1" "$dir"
+	[[ ! -d ${4:-} ]] || cp -p "$4"/* "$dir/DEBIAN/"
 	install -m 0755 "$2" "$dir$SBIN"
 	sum=$(md5sum <"$2" | cut -d' ' -f1)
 	sed -i "s#^[0-9a-f]\{32\}  ${SBIN#/}\$#$sum  ${SBIN#/}#" "$dir/DEBIAN/md5sums"
@@ -155,15 +158,18 @@ repack() {
 }
 
 # package_tests DIR FILTER NAME: with argguard.deb and argguard-rebuilt.deb
-# carrying DIR's argguard and argguard-rebuilt, the package tests matching
-# FILTER, from argguard.deb installed and the good build running. NAME: a
-# mutant's, or control.
+# carrying DIR's argguard and argguard-rebuilt (else the good build's) and
+# DIR's control files, if any, the package tests matching FILTER, from
+# argguard.deb installed and the good build running. NAME: a mutant's, or
+# control.
 package_tests() {
-	local dir=$1 filter=$2 name=$3 deb
+	local dir=$1 filter=$2 name=$3 deb bin
 	mkdir -p "$STATE/debs"
 	for deb in argguard argguard-rebuilt; do
 		[[ -f $STATE/debs/$deb.deb ]] || cp "$DEBS/$deb.deb" "$STATE/debs/"
-		repack "$STATE/debs/$deb.deb" "$dir/$deb" "$DEBS/$deb.deb"
+		bin=$dir/$deb
+		[[ -f $bin ]] || bin=$MUTANTS/good/$deb # a mutant of the control files alone
+		repack "$STATE/debs/$deb.deb" "$bin" "$DEBS/$deb.deb" "$dir/control"
 	done
 	if [[ $name == control ]]; then
 		control package-suite package "$filter"
