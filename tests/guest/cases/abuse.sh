@@ -228,7 +228,7 @@ test_cgroup_walk_a_users_deep_tree_fails_no_apply() {
 # the file name the kernel keeps, and argguard report shows it to root.
 test_report_prints_no_raw_escape_a_user_put_in_comm() {
 	local dir=/tmp/argguard-t-escape name=$'\e]0;pwned\a' out before
-	trap 'rm -rf "$dir"; restore_policy' EXIT
+	trap 'rm -rf '"$dir"'; restore_policy' EXIT
 	mkdir -p "$dir"
 	cp "$HELPERS/execsize" "$dir/$name"
 	chmod 755 "$dir" "$dir/$name"
@@ -301,7 +301,7 @@ test_preflight_as_a_user_refuses_and_gives_no_clean_bill() {
 # file: the write must not block, and records keep flowing.
 test_metrics_a_fifo_at_the_temporary_file_blocks_nothing() {
 	local dir=/var/lib/prometheus/node-exporter before first
-	trap 'rm -f "$dir/argguard.prom.tmp"; restore_policy' EXIT
+	trap 'rm -f '"$dir"'/argguard.prom.tmp; restore_policy' EXIT
 	[[ -d $dir ]] || fail "expected the guest's metrics directory $dir"
 	mkfifo "$dir/argguard.prom.tmp"
 	first=$(stat -c %Y.%i "$dir/argguard.prom" 2>/dev/null || echo none)
