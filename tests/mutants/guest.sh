@@ -207,7 +207,7 @@ main() {
 		esac >>"$art/list"
 	done
 	"$ROOT/vm/run.sh" --kernel "$kernel" --build "$build" --job mutants --mutants "$art" \
-		--timeout 1500 --out "$out" >"$out.tap" || rc=$?
+		--timeout 3000 --out "$out" >"$out.tap" || rc=$?
 	cat "$out.tap"
 	"$ROOT/tests/checks/tap-summary.sh" "$out.tap" || rc=1
 	return "$rc"
