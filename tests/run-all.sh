@@ -44,14 +44,29 @@ main() {
 	"$root/vm/cache-prune.sh" # what this run did not use, for the disk's sake
 	# Two tests at a time: a guest spends much of its run waiting on timers and
 	# its own boot, so two share the 2 cores CI has well.
-	ctest --test-dir "$build" --output-on-failure -j2 || rc=$?
+	ctest --test-dir "$build" --output-on-failure -j2 | tee "$build/ctest.log" || rc=$?
 	for s in "${GUEST_SUITES[@]}"; do
 		taps+=("$build/vm-$s.tap")
 	done
 	echo "== guest suites: ${GUEST_SUITES[*]}"
 	cat "${taps[@]}" 2>/dev/null || true
 	"$root/tests/checks/tap-summary.sh" "${taps[@]}" || rc=1
+	failed_tail "$build/ctest.log"
 	return "$rc"
+}
+
+# The tests ctest failed and the end of each one's output, last in the log:
+# where a CI log is cut to its tail, the failure still names itself.
+failed_tail() {
+	local name
+	grep -q '^The following tests FAILED' "$1" || return 0
+	echo "== failed"
+	sed -n '/^The following tests FAILED/,/^Errors while running/p' "$1"
+	sed -n 's/^[[:space:]]*[0-9]* - \([A-Za-z0-9_]*\) (.*/\1/p' "$1" | while read -r name; do
+		echo "== the end of $name's output"
+		awk -v t="$name" '$0 ~ "Test +#[0-9]+: " t " " { on = 1; next }
+			on && (/^ *Start +[0-9]+: / || /% tests passed, /) { on = 0 } on' "$1" | tail -n 40
+	done
 }
 
 main "$@"
