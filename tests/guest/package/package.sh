@@ -267,8 +267,10 @@ test_8_a_package_preseeded_to_audit_denies_nothing_and_preflight_names_the_big_s
 
 # An upgrade keeps the mode the site chose: the one it was installed in,
 # and a mode the admin then wrote into the policy file by hand, which the
-# package's question takes as its answer.
+# package's question takes as its answer. A new answer to dpkg-reconfigure
+# rewrites the mode line, and the service reloads it.
 test_9_an_upgrade_keeps_the_mode_the_site_chose() {
+	local changed
 	trap back_to_enforce EXIT
 	if ! grep -q '^mode = audit' "$POLICY_FILE" 2>/dev/null; then
 		install_preseeded audit # run alone
@@ -287,4 +289,18 @@ test_9_an_upgrade_keeps_the_mode_the_site_chose() {
 		"$(systemctl show -p StatusText --value argguard.service)" "the unit's status text"
 	debconf-show argguard | grep -qx '\* argguard/mode: enforce' ||
 		fail "expected the answer to follow the file: $(debconf-show argguard)"
+
+	# dpkg-reconfigure, answered audit through debconf's editor frontend:
+	# the mode line alone is rewritten, and the service reloads it.
+	printf '#!/bin/sh\nsed -i "s|^argguard/mode=.*|argguard/mode=\\"audit\\"|" "$1"\n' \
+		>/tmp/argguard-t-answer
+	chmod 0755 /tmp/argguard-t-answer
+	cp "$POLICY_FILE" /tmp/argguard-t-policy.before
+	DEBIAN_FRONTEND=editor EDITOR=/tmp/argguard-t-answer dpkg-reconfigure argguard </dev/null ||
+		fail "dpkg-reconfigure argguard failed"
+	changed=$(diff /tmp/argguard-t-policy.before "$POLICY_FILE" || true) # 1: they differ
+	assert_eq "-mode = enforce          ; off | audit | enforce +mode = audit          ; off | audit | enforce" \
+		"$(sed -n 's/^< /-/p; s/^> /+/p' <<<"$changed" | tr '\n' ' ' | sed 's/ $//')" \
+		"what dpkg-reconfigure changed in $POLICY_FILE"
+	assert_eq 1 "$(settings_json | jq .mode)" "the live mode after dpkg-reconfigure (audit)"
 }
