@@ -6,8 +6,8 @@
  * as check_exec() at the end of the file takes them: the scope's rule
  * (scope_rule(): the cgroup's, found by ancestors.h, else the uid's, else
  * the global one), the verdict (verdict.h's judge(), and judge_above() for
- * what a pattern's rule tightens), the size distributions (learn.h), and
- * decide(): the mode, the count and the record (records.h).
+ * what a pattern's rule tightens), learn(): the size distributions
+ * (learn.h), and decide(): the mode, the count and the record (records.h).
  *
  * bprm_check_security judges the scope rule (cgroup, uid, global) and an
  * empty argv. bprm_creds_from_file judges the setuid rule: only there are the
@@ -158,6 +158,35 @@ __noinline int judge_above(const struct cgroup_walk *walk, __u32 set, const stru
 	judge(rule, sz, &other);
 	keep_harsher(d, &other);
 	return 0;
+}
+
+/*
+ * Count an exec in the size distributions of the rule that judged it, on
+ * the path every judged exec takes: one per-CPU array lookup by the slot
+ * the rule carries, no hash. Plain adds, not atomic ones: a program
+ * preempted in the middle of one (maps.h, bump()) can lose one count
+ * of a distribution, never a decision. On a stock kernel the split of
+ * argv and envp is unknown: only the total and the counts are kept.
+ */
+static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz,
+				  const struct decision *d)
+{
+	__u32 slot = rule->size_slot, zero = 0;
+	struct argguard_largest *l;
+	struct argguard_sizes *h;
+
+	if (!slot)
+		return;
+	/* Only a pattern's rule has the flag: no other exec does more than this test. */
+	if (rule->flags & ARGGUARD_RULE_SIZES_BY_CGROUP)
+		learn_cgroup(d->rule_id, slot, sz);
+	h = bpf_map_lookup_elem(&argguard_sizes, &slot);
+	if (!h)
+		return;
+	tally_exec(h, sz, false);
+	l = bpf_map_lookup_elem(&argguard_largest, &zero);
+	if (l && sz->total_bytes > l->least)
+		note_largest(l, sz, slot);
 }
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What learn() (learn.h) does only now and then, as global functions: an
+ * What learn() (exec.bpf.c) does only now and then, as global functions: an
  * exec into the table of the largest, and into its ruled cgroup's own
  * distributions.
  */

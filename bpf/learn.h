@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The size distributions (argguard.h, "sizes", "largest" and
- * "cgroup_sizes"): learn(), which counts an exec in the distributions of
- * the rule that judged it, on the path of every judged exec; and the rarer
- * work it hands to learn.bpf.c's global functions.
+ * "cgroup_sizes"): tally_exec(), which counts an exec's sizes in one; and
+ * learn.bpf.c's global functions, the rarer work that learn() (exec.bpf.c)
+ * hands on.
  */
 #ifndef ARGGUARD_LEARN_H
 #define ARGGUARD_LEARN_H
@@ -39,35 +39,6 @@ static __always_inline void tally_exec(struct argguard_sizes *h, const struct ex
 		tally(h, ARGGUARD_SIZE_ARGV_BYTES, sz->argv_bytes, shared);
 		tally(h, ARGGUARD_SIZE_ENVP_BYTES, sz->envp_bytes, shared);
 	}
-}
-
-/*
- * Count an exec in the size distributions of the rule that judged it, on
- * the path every judged exec takes: one per-CPU array lookup by the slot
- * the rule carries, no hash. Plain adds, not atomic ones: a program
- * preempted in the middle of one (maps.h, bump()) can lose one count
- * of a distribution, never a decision. On a stock kernel the split of
- * argv and envp is unknown: only the total and the counts are kept.
- */
-static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz,
-				  const struct decision *d)
-{
-	__u32 slot = rule->size_slot, zero = 0;
-	struct argguard_largest *l;
-	struct argguard_sizes *h;
-
-	if (!slot)
-		return;
-	/* Only a pattern's rule has the flag: no other exec does more than this test. */
-	if (rule->flags & ARGGUARD_RULE_SIZES_BY_CGROUP)
-		learn_cgroup(d->rule_id, slot, sz);
-	h = bpf_map_lookup_elem(&argguard_sizes, &slot);
-	if (!h)
-		return;
-	tally_exec(h, sz, false);
-	l = bpf_map_lookup_elem(&argguard_largest, &zero);
-	if (l && sz->total_bytes > l->least)
-		note_largest(l, sz, slot);
 }
 
 #endif /* ARGGUARD_LEARN_H */

@@ -32,7 +32,6 @@
 #include "preflight.h"
 #include "size_commands.h"
 #include "size_maps.h"
-#include "status.h"
 
 static int unknown_command(const char *cmd)
 {

@@ -226,6 +226,9 @@ int run_daemon(const struct run_opts *opts)
 
 	metrics = (struct metrics_file){
 		.dir = opts->metrics_dir,
+		.version = ARGGUARD_VERSION,
+		.build_id = programs_build_id(),
+		.records = records,
 		.maps = {
 			.config = programs_map_fd(progs, PIN_CONFIG),
 			.settings = programs_map_fd(progs, PIN_SETTINGS),

@@ -84,9 +84,9 @@ void log_at(int priority, const char *fmt, ...)
 	if (!capture || !capture->quiet) {
 		if (stderr_is_journal())
 			fprintf(stderr, "<%d>", priority); /* which journald takes off the line */
-		fputs(priority == LOG_WARNING ? "argguard: warning: " : "argguard: ", stderr);
-		terminal_safe_fputs(msg ? msg : fmt, stderr);
-		fputc('\n', stderr);
+		terminal_safe_fputs(stderr,
+				    priority == LOG_WARNING ? "argguard: warning: " : "argguard: ",
+				    msg ? msg : fmt, "\n");
 	}
 	free(msg);
 	errno = saved;
@@ -122,12 +122,14 @@ const char *terminal_safe(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-void terminal_safe_fputs(const char *s, FILE *out)
+void terminal_safe_fputs(FILE *out, const char *before, const char *s, const char *after)
 {
 	char e[5];
 
+	fputs(before, out);
 	for (; *s; s++) {
 		escape((unsigned char)*s, e);
 		fputs(e, out);
 	}
+	fputs(after, out);
 }

@@ -71,7 +71,7 @@ void log_capture_stop(struct log_capture *c);
  */
 const char *terminal_safe(char *buf, size_t size, const char *s);
 
-/* s, escaped, to out. */
-void terminal_safe_fputs(const char *s, FILE *out);
+/* before and after as they are, s escaped between them, to out: a line with one untrusted string. */
+void terminal_safe_fputs(FILE *out, const char *before, const char *s, const char *after);
 
 #endif /* ARGGUARD_LOG_H */

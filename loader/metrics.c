@@ -94,25 +94,20 @@ static void print_policy_file(FILE *out, const struct policy_file_check *c)
 
 	switch (c->state) {
 	case POLICY_FILE_MATCHES:
-		fputs("policy_file: matches ", out);
-		terminal_safe_fputs(c->path, out);
-		fputc('\n', out);
+		terminal_safe_fputs(out, "policy_file: matches ", c->path, "\n");
 		break;
 	case POLICY_FILE_DIFFERS:
-		fputs("policy_file: DIFFERS from ", out);
-		terminal_safe_fputs(c->path, out);
-		fputs(": argguard policy show --diff", out);
-		if (other) {
-			fputc(' ', out);
-			terminal_safe_fputs(c->path, out);
-		}
+		terminal_safe_fputs(out, "policy_file: DIFFERS from ", c->path,
+				    ": argguard policy show --diff");
+		if (other)
+			terminal_safe_fputs(out, " ", c->path, "");
 		fputs(" (systemctl reload argguard applies the file)\n", out);
 		break;
 	case POLICY_FILE_INVALID:
 		/* the error may quote the file's line */
-		fputs("policy_file: INVALID: ", out);
-		terminal_safe_fputs(c->error, out);
-		fputs("; the live policy stays as it is, and a reload would change nothing\n", out);
+		terminal_safe_fputs(
+			out, "policy_file: INVALID: ", c->error,
+			"; the live policy stays as it is, and a reload would change nothing\n");
 		break;
 	default:
 		break;
@@ -130,8 +125,7 @@ static void print_text(FILE *out, const struct argguard_metrics *m)
 	fprintf(out, "mode: %s\n", mode_name(live_mode(m)));
 	if (m->last_apply.known) {
 		/* its message may quote a policy file's line or a cgroup path */
-		terminal_safe_fputs(m->last_apply.line, out);
-		fputc('\n', out);
+		terminal_safe_fputs(out, "", m->last_apply.line, "\n");
 	}
 	print_attached(out, m);
 	print_policy_state(out, m);
@@ -214,6 +208,8 @@ static int print_json(FILE *out, const struct argguard_metrics *m)
 	return json_writer_print(&w, out);
 }
 
+static void print_label_value(FILE *out, const char *v);
+
 static void family(FILE *out, const char *name, const char *type, const char *help)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -271,6 +267,26 @@ static void print_prometheus(FILE *out, const struct argguard_metrics *m)
 		       "0 if they match.");
 		fprintf(out, "argguard_policy_drift %d\n",
 			m->policy_file.state != POLICY_FILE_MATCHES);
+	}
+	if (m->version) {
+		family(out, "argguard_build_info", "gauge",
+		       "1, labelled with the daemon's version and the id of its BPF object "
+		       "(the first 64 bits of the object's SHA-256, in hex).");
+		fputs("argguard_build_info{version=\"", out);
+		print_label_value(out, m->version);
+		fprintf(out, "\",bpf_object=\"%016" PRIx64 "\"} 1\n", m->build_id);
+	}
+	if (m->n_sinks) {
+		family(out, "argguard_records_lost_total", "counter",
+		       "Records that reached the daemon and that a sink could not write (its "
+		       "queue full, a failed write, given up), by sink: log, journald or audit. "
+		       "Since the daemon started; the log's count includes what the last daemon "
+		       "left unwritten.");
+		for (unsigned int i = 0; i < m->n_sinks && i < METRICS_MAX_SINKS; i++) {
+			fputs("argguard_records_lost_total{sink=\"", out);
+			print_label_value(out, m->sinks[i].sink);
+			fprintf(out, "\"} %" PRIu64 "\n", m->sinks[i].lost);
+		}
 	}
 	if (m->sizes)
 		size_metrics_print(out, m->sizes);
@@ -389,15 +405,12 @@ static int open_textfile_dir(const char *dir)
 	int fd, err;
 
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0 || fstat(fd, &st)) {
 		err = -errno;
 		log_error("failed to open metrics directory %s: %s", dir, strerror(-err));
+		if (fd >= 0)
+			close(fd);
 		return err;
-	}
-	if (fstat(fd, &st)) {
-		err = -errno;
-		log_error("failed to open metrics directory %s: %s", dir, strerror(-err));
-		goto out_close;
 	}
 	if (st.st_uid != 0 && st.st_uid != geteuid()) {
 		log_error("refusing metrics directory %s: it belongs to uid %u, who could put a "

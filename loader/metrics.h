@@ -49,6 +49,15 @@ enum metrics_hook {
 /* The hook's LSM name: "bprm_check_security" or "bprm_creds_from_file". */
 const char *metrics_hook_name(enum metrics_hook hook);
 
+/* The sinks a daemon writes records to: the log, journald, the Linux audit log. */
+#define METRICS_MAX_SINKS 3
+
+/* What one sink lost of the records that reached the daemon. */
+struct metrics_sink_loss {
+	const char *sink; /* "log", "journald" or "audit" */
+	uint64_t lost;
+};
+
 struct argguard_metrics {
 	__u32 mode; /* config.mode as read from the map: above enforce reads as enforce */
 	bool attached[METRICS_NR_HOOKS]; /* a pinned link runs argguard's program there */
@@ -60,6 +69,11 @@ struct argguard_metrics {
 	struct policy_file_check
 		policy_file; /* the file beside the live policy; unchecked: left out */
 	const struct size_data *sizes; /* the size distributions; NULL: left out */
+	/* Only the daemon knows these; status leaves them out. */
+	const char *version; /* the daemon's; NULL: no build info */
+	uint64_t build_id; /* the BPF object the daemon loads (bpf/build-id.sh) */
+	unsigned int n_sinks; /* 0: no per-sink losses */
+	struct metrics_sink_loss sinks[METRICS_MAX_SINKS];
 };
 
 enum metrics_format {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The metrics of a running argguard, read live, and the daemon's textfile (metrics_file.h). */
 #include "metrics_file.h"
 
 #include <errno.h>
@@ -7,12 +8,75 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/bpf.h>
+
 #include "apply.h"
 #include "clocks.h"
 #include "log.h"
 #include "metrics.h"
+#include "names.h"
 #include "policy_maps.h"
+#include "record_pipeline.h"
 #include "size_maps.h"
+
+/* Whether the link pinned at pin is there and runs a program: an LSM link never detaches. */
+static bool link_attached(enum pin pin)
+{
+	struct bpf_link_info info = {};
+	__u32 len = sizeof(info);
+	char path[256];
+	bool attached;
+	int fd;
+
+	pin_path(pin, path, sizeof(path));
+	fd = bpf_obj_get(path);
+	if (fd < 0)
+		return false;
+	attached = !bpf_obj_get_info_by_fd(fd, &info, &len) && info.type == BPF_LINK_TYPE_TRACING &&
+		   info.prog_id;
+	close(fd);
+	return attached;
+}
+
+int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m)
+{
+	struct argguard_settings settings = { 0 };
+	struct argguard_cgroup_index index;
+	__u32 set;
+	int err;
+
+	err = read_live_settings(fds->config, fds->settings, &set, &settings);
+	if (err)
+		return err;
+	m->mode = settings.mode;
+	err = read_policy_state(fds->config, &m->policy_state);
+	if (err)
+		return err;
+	m->attached[METRICS_HOOK_BPRM_CHECK] = link_attached(PIN_LINK_BPRM_CHECK);
+	m->attached[METRICS_HOOK_BPRM_CREDS] = link_attached(PIN_LINK_BPRM_CREDS);
+	for (__u32 key = 0; key < ARGGUARD_NR_COUNTERS; key++)
+		m->decisions[key] = counter_sum(fds->counters, key);
+	for (__u32 reason = 0; reason < ARGGUARD_NR_DROPS; reason++)
+		m->dropped[reason] = counter_sum(fds->drops, reason);
+	if (!bpf_map_lookup_elem(fds->cgroup_index, &set, &index))
+		m->cgroup_unindexed = index.failed_inserts;
+	return 0;
+}
+
+/* What only the daemon knows: its build, and what each sink lost. */
+static void add_daemon_metrics(const struct metrics_file *mf, struct argguard_metrics *m)
+{
+	const char *names[METRICS_MAX_SINKS];
+	uint64_t lost[METRICS_MAX_SINKS];
+
+	m->version = mf->version;
+	m->build_id = mf->build_id;
+	if (!mf->records)
+		return;
+	m->n_sinks = record_pipeline_sink_losses(mf->records, names, lost, METRICS_MAX_SINKS);
+	for (unsigned int i = 0; i < m->n_sinks; i++)
+		m->sinks[i] = (struct metrics_sink_loss){ .sink = names[i], .lost = lost[i] };
+}
 
 void metrics_file_write(struct metrics_file *mf)
 {
@@ -29,6 +93,8 @@ void metrics_file_write(struct metrics_file *mf)
 	if (!err) {
 		int live_err;
 		char *live = policy_maps_live_text(&mf->policy, &live_err);
+
+		add_daemon_metrics(mf, &m);
 
 		/* Unreadable, the live policy is left unchecked, and the drift gauge out. */
 		policy_drift_check(&mf->drift, live, &m.policy_file);

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The daemon's node_exporter textfile (--metrics-dir): the metrics of
- * argguard status, rewritten every METRICS_INTERVAL_S seconds and on each
- * reload, and removed when the daemon stops. Each rewrite compares the live
- * policy with the policy file (argguard_policy_drift): the maps are read
- * each time (a bpftool edit tells no one), the file is parsed again only
- * when it changed or on a reload.
+ * The metrics of a running argguard, read live: what argguard status and
+ * the metrics read from the live maps and the pinned links (metrics.h
+ * prints it); and the daemon's node_exporter textfile (--metrics-dir),
+ * rewritten every METRICS_INTERVAL_S seconds and on each reload, and
+ * removed when the daemon stops. Each rewrite compares the live policy
+ * with the policy file (argguard_policy_drift): the maps are read each
+ * time (a bpftool edit tells no one), the file is parsed again only when
+ * it changed or on a reload. Only the daemon's textfile says what each
+ * sink lost, and which build wrote it.
  */
 #ifndef ARGGUARD_METRICS_FILE_H
 #define ARGGUARD_METRICS_FILE_H
@@ -13,15 +16,36 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "metrics.h"
 #include "policy_diff.h"
 #include "policy_maps.h"
-#include "status.h"
+
+/* The maps that argguard status and the metrics read, by fd. */
+struct live_maps {
+	int config;
+	int settings;
+	int counters;
+	int drops;
+	int cgroup_index;
+};
+
+/*
+ * The mode, decision counters and drops of argguard status, from the maps at
+ * fds (m->last_apply is left alone). Returns 0, or a negative errno if the
+ * live settings cannot be read; an unreadable counter reads as 0.
+ */
+int metrics_read_maps(const struct live_maps *fds, struct argguard_metrics *m);
 
 /* How often argguard run rewrites the metrics textfile, in seconds. */
 #define METRICS_INTERVAL_S 5
 
+struct record_pipeline;
+
 struct metrics_file {
 	const char *dir; /* NULL: none */
+	const char *version; /* argguard_build_info's */
+	uint64_t build_id;
+	struct record_pipeline *records; /* the sinks whose losses it counts */
 	struct live_maps maps; /* the maps it reads */
 	struct policy_maps policy; /* and those of the live policy; the fds are not its own */
 	struct policy_drift drift; /* the policy file, as last parsed */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+/* Numbers read from text (units.h). */
 #include "units.h"
 
 #include <ctype.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Numbers read from text: a byte count as a policy file writes it, and the
+ * numbers of a sysctl or a small state file.
+ */
 #ifndef ARGGUARD_UNITS_H
 #define ARGGUARD_UNITS_H
 

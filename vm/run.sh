@@ -26,8 +26,9 @@
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
-# whose names match. The guest's disk image (OUT/disk.img) is removed after
-# the run unless ARGGUARD_KEEP_DISK=1.
+# whose names match, ARGGUARD_TEST_EXCLUDE=REGEX all but those whose names
+# match. The guest's disk image (OUT/disk.img) is removed after the run
+# unless ARGGUARD_KEEP_DISK=1.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
@@ -156,6 +157,7 @@ install_argguard() {
 	cat >"$tests/job" <<-JOB
 		#!/bin/sh
 		export ARGGUARD_TEST_FILTER='${ARGGUARD_TEST_FILTER:-}'
+		export ARGGUARD_TEST_EXCLUDE='${ARGGUARD_TEST_EXCLUDE:-}'
 		export ARGGUARD_BENCH_SECTIONS='${ARGGUARD_BENCH_SECTIONS:-}'
 		export ARGGUARD_BENCH_STORM='${ARGGUARD_BENCH_STORM:-}'
 		export ARGGUARD_BENCH_OVERHEAD='${ARGGUARD_BENCH_OVERHEAD:-}'
@@ -217,12 +219,13 @@ boot() {
 	# Guest time then counts instructions: timings repeat to within 0.1%.
 	((ICOUNT)) && accel=tcg cpu=max smp=(-smp 1 -icount shift=0,sleep=off)
 	rm -f "$OUT/console.log" "$OUT/job.log"
+	# argguard.test_guest tells the guest jobs where they are (tests/guest/guard.sh).
 	log "booting the guest ($accel, timeout ${TIMEOUT}s); console: $OUT/console.log"
 	timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 		-accel "$accel" -machine q35 -cpu "$cpu" "${smp[@]}" -m 2G \
 		-nodefaults -display none -no-reboot \
 		-kernel "$KERNEL/bzImage" "${initrd[@]}" \
-		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0 $APPEND" \
+		-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0 argguard.test_guest $APPEND" \
 		-drive "file=$OUT/disk.img,if=virtio,format=raw" \
 		-device virtio-rng-pci \
 		-serial "file:$OUT/console.log" -serial "file:$OUT/job.log" || rc=$?

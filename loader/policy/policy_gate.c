@@ -82,20 +82,34 @@ static const char *const *admin_group_names(const struct policy *p, size_t *n)
 	return (const char *const *)p->admin_groups;
 }
 
+/*
+ * Copy the size bytes at one to the end of an array of *n: 0, or -ENOMEM
+ * with the array as it was. list is the address of the array's pointer,
+ * whatever its element type (every object pointer is alike on Linux).
+ */
+static int append(void *list, size_t *n, const void *one, size_t size)
+{
+	char *items, *more;
+
+	memcpy(&items, list, sizeof(items));
+	more = realloc(items, (*n + 1) * size);
+	if (!more)
+		return -ENOMEM;
+	memcpy(more + *n * size, one, size);
+	memcpy(list, &more, sizeof(more));
+	(*n)++;
+	/* cppcheck-suppress memleak ; cppcheck loses more in the memcpy() into *list */
+	return 0;
+}
+
 static int add_admin(struct policy_admins *a, uint32_t uid, const char *user, const char *group,
 		     bool maybe)
 {
-	struct policy_admin *more = realloc(a->list, (a->n + 1) * sizeof(*more));
+	struct policy_admin one = { .uid = uid, .maybe = maybe };
 
-	if (!more)
-		return -ENOMEM;
-	a->list = more;
-	more = &a->list[a->n++];
-	more->uid = uid;
-	snprintf(more->user, sizeof(more->user), "%s", user);
-	snprintf(more->group, sizeof(more->group), "%s", group);
-	more->maybe = maybe;
-	return 0;
+	snprintf(one.user, sizeof(one.user), "%s", user);
+	snprintf(one.group, sizeof(one.group), "%s", group);
+	return append(&a->list, &a->n, &one, sizeof(one));
 }
 
 static const struct policy_admin *find_admin(const struct policy_admins *a, uint32_t uid)
@@ -106,6 +120,41 @@ static const struct policy_admin *find_admin(const struct policy_admins *a, uint
 	return NULL;
 }
 
+/* Are the len bytes at name head, then one byte or more, then tail? */
+static bool named_between(const char *name, size_t len, const char *head, const char *tail)
+{
+	size_t h = strlen(head), t = strlen(tail);
+
+	return len > h + t && !strncmp(name, head, h) && !strncmp(name + len - t, tail, t);
+}
+
+/*
+ * Call each(name, ctx) for each entry of the cgroup directory
+ * cgroup_root/dir (dir starts with a '/') named head, something, then
+ * tail, until one fails: 0, or its error. None where the tree is not
+ * known or the directory cannot be read.
+ */
+static int each_cgroup_named(const char *cgroup_root, const char *dir, const char *head,
+			     const char *tail, int (*each)(const char *name, void *ctx), void *ctx)
+{
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	if (!cgroup_root)
+		return 0;
+	snprintf(path, sizeof(path), "%s%s", cgroup_root, dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!ret && (e = readdir(d)))
+		if (named_between(e->d_name, strlen(e->d_name), head, tail))
+			ret = each(e->d_name, ctx);
+	closedir(d);
+	return ret;
+}
+
 /* Is the len bytes at name "user-UID.slice", systemd's slice of one user? Its uid into *uid. */
 static bool user_slice_uid(const char *name, size_t len, uint32_t *uid)
 {
@@ -113,8 +162,7 @@ static bool user_slice_uid(const char *name, size_t len, uint32_t *uid)
 	unsigned long long n = 0;
 	size_t i;
 
-	if (len <= head + tail || strncmp(name, "user-", head) ||
-	    strncmp(name + len - tail, ".slice", tail))
+	if (!named_between(name, len, "user-", ".slice"))
 		return false;
 	for (i = head; i < len - tail; i++) {
 		if (name[i] < '0' || name[i] > '9' || n > UINT32_MAX / 10)
@@ -183,31 +231,24 @@ static int add_slices_named(const struct policy *p, const struct admin_gids *g,
 	return 0;
 }
 
+struct primary_groups {
+	const struct admin_gids *g;
+	struct policy_admins *out;
+};
+
 /*
- * The uids with a slice under cgroup_root/user.slice, logged in or lingering
+ * A uid with a slice under cgroup_root/user.slice, logged in or lingering
  * now, by primary group. A cgroup tree that cannot be read adds none: the
  * gate judges every admin it knows of by the cgroups systemd would give them.
  */
-static int add_slices_present(const char *cgroup_root, const struct admin_gids *g,
-			      struct policy_admins *out)
+static int add_slice_present(const char *name, void *ctx)
 {
-	char dir[4096];
-	struct dirent *e;
+	const struct primary_groups *p = ctx;
 	uint32_t uid;
-	DIR *d;
-	int ret = 0;
 
-	if (!cgroup_root)
+	if (!user_slice_uid(name, strlen(name), &uid))
 		return 0;
-	snprintf(dir, sizeof(dir), "%s/user.slice", cgroup_root);
-	d = opendir(dir);
-	if (!d)
-		return 0;
-	while (!ret && (e = readdir(d)))
-		if (user_slice_uid(e->d_name, strlen(e->d_name), &uid))
-			ret = add_by_primary_group(g, uid, out);
-	closedir(d);
-	return ret;
+	return add_by_primary_group(p->g, uid, p->out);
 }
 
 /*
@@ -252,7 +293,9 @@ int policy_admins_lookup(const struct policy *p, const char *cgroup_root, struct
 	for (size_t i = 0; i < p->n_uids; i++)
 		if (add_by_primary_group(&g, p->uids[i].uid, out))
 			goto out;
-	if (add_slices_named(p, &g, out) || add_slices_present(cgroup_root, &g, out))
+	if (add_slices_named(p, &g, out) ||
+	    each_cgroup_named(cgroup_root, "/user.slice", "user-", ".slice", add_slice_present,
+			      &(struct primary_groups){ .g = &g, .out = out }))
 		goto out;
 	ret = 0;
 out:
@@ -286,44 +329,29 @@ struct admin_cgroups {
 static int add_admin_cgroup(struct admin_cgroups *c, const struct policy_admin *who,
 			    const char *dir, const char *leaf)
 {
-	struct admin_cgroup *more = realloc(c->list, (c->n + 1) * sizeof(*more));
+	struct admin_cgroup one = { .who = who };
 
-	if (!more)
-		return -ENOMEM;
-	c->list = more;
-	more = &c->list[c->n++];
-	more->who = who;
-	snprintf(more->path, sizeof(more->path), "%s%s", dir, leaf);
-	return 0;
+	snprintf(one.path, sizeof(one.path), "%s%s", dir, leaf);
+	return append(&c->list, &c->n, &one, sizeof(one));
 }
 
-/* The session scopes ("session-N.scope") that cgroup_root holds in slice now. */
-static int add_live_sessions(struct admin_cgroups *c, const struct policy_admin *who,
-			     const char *cgroup_root, const char *slice)
-{
-	const size_t head = strlen("session-"), tail = strlen(".scope");
-	char dir[4096], leaf[258];
-	struct dirent *e;
-	size_t len;
-	DIR *d;
-	int ret = 0;
+struct user_slice {
+	struct admin_cgroups *c;
+	const struct policy_admin *who;
+	const char *slice;
+};
 
-	if (!cgroup_root)
-		return 0;
-	snprintf(dir, sizeof(dir), "%s%s", cgroup_root, slice);
-	d = opendir(dir);
-	if (!d)
-		return 0; /* no one logged in: the sessions systemd would make stand for them */
-	while (!ret && (e = readdir(d))) {
-		len = strlen(e->d_name);
-		if (len <= head + tail || strncmp(e->d_name, "session-", head) ||
-		    strcmp(e->d_name + len - tail, ".scope"))
-			continue;
-		snprintf(leaf, sizeof(leaf), "/%s", e->d_name);
-		ret = add_admin_cgroup(c, who, slice, leaf);
-	}
-	closedir(d);
-	return ret;
+/*
+ * A session scope ("session-N.scope") in a user's slice now. With no one
+ * logged in, none: the sessions systemd would make stand for them.
+ */
+static int add_live_session(const char *name, void *ctx)
+{
+	const struct user_slice *u = ctx;
+	char leaf[258];
+
+	snprintf(leaf, sizeof(leaf), "/%s", name);
+	return add_admin_cgroup(u->c, u->who, u->slice, leaf);
 }
 
 /*
@@ -345,7 +373,8 @@ static int add_user_cgroups(struct admin_cgroups *c, const struct policy_admin *
 	snprintf(service, sizeof(service), "%s/user@%u.service", slice, who->uid);
 	ret = add_admin_cgroup(c, who, slice, in_slice[0]);
 	if (!ret)
-		ret = add_live_sessions(c, who, cgroup_root, slice);
+		ret = each_cgroup_named(cgroup_root, slice, "session-", ".scope", add_live_session,
+					&(struct user_slice){ .c = c, .who = who, .slice = slice });
 	for (size_t i = 1; !ret && i < sizeof(in_slice) / sizeof(in_slice[0]); i++)
 		ret = add_admin_cgroup(c, who, slice, in_slice[i]);
 	for (size_t i = 0; !ret && i < sizeof(in_service) / sizeof(in_service[0]); i++)

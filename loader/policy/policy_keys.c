@@ -21,23 +21,10 @@ static int lookup(const char *const *names, size_t n, const char *text)
 	return -1;
 }
 
+#define KEY_NAME(key, name) [KEY_##key] = name,
 #define LIMIT_KEY_NAME(key, unit, floor) [KEY_LIMIT + POLICY_LIMIT_##key] = #key,
-static const char *const key_names[NR_KEYS] = {
-	[KEY_MODE] = "mode",
-	[KEY_EMPTY_ARGV] = "empty_argv",
-	[KEY_HEAD_BYTES] = "argv_head_bytes",
-	[KEY_EVENT_RATE] = "event_rate",
-	[KEY_EVENT_BURST] = "event_burst",
-	[KEY_EVENT_RATE_TOTAL] = "event_rate_total",
-	[KEY_ALLOW_LOCKOUT] = "allow_lockout",
-	[KEY_LEARN_SIZES] = "learn_sizes",
-	[KEY_ADMIN_GROUPS] = "admin_groups",
-	[KEY_UNKNOWN_NAMES] = "unknown_names",
-	[KEY_ACTION] = "action",
-	[KEY_ERRNO] = "errno",
-	/* and from KEY_LIMIT on, one per row of POLICY_LIMITS */
-	POLICY_LIMITS(LIMIT_KEY_NAME)
-};
+static const char *const key_names[NR_KEYS] = { POLICY_KEYS(KEY_NAME)
+							POLICY_LIMITS(LIMIT_KEY_NAME) };
 
 static bool parse_number(const char *value, uint64_t max, uint64_t *out)
 {

@@ -12,23 +12,27 @@
 #include "policy.h"
 
 /*
- * The keys a policy file knows; those before FIRST_RULE_KEY are [global]'s
- * alone. KEY_LIMIT + l is the key of policy_limits[l].
+ * The keys a policy file knows, KEY_<first> each, and their names in the
+ * file; those before FIRST_RULE_KEY are [global]'s alone. The limits
+ * follow: KEY_LIMIT + l is the key of policy_limits[l].
  */
+#define POLICY_KEYS(X)                          \
+	X(MODE, "mode")                         \
+	X(EMPTY_ARGV, "empty_argv")             \
+	X(HEAD_BYTES, "argv_head_bytes")        \
+	X(EVENT_RATE, "event_rate")             \
+	X(EVENT_BURST, "event_burst")           \
+	X(EVENT_RATE_TOTAL, "event_rate_total") \
+	X(ALLOW_LOCKOUT, "allow_lockout")       \
+	X(LEARN_SIZES, "learn_sizes")           \
+	X(ADMIN_GROUPS, "admin_groups")         \
+	X(UNKNOWN_NAMES, "unknown_names")       \
+	X(ACTION, "action")                     \
+	X(ERRNO, "errno")
+
+#define POLICY_KEY_ENUMERATOR(key, name) KEY_##key,
 enum policy_key {
-	KEY_MODE,
-	KEY_EMPTY_ARGV,
-	KEY_HEAD_BYTES,
-	KEY_EVENT_RATE,
-	KEY_EVENT_BURST,
-	KEY_EVENT_RATE_TOTAL,
-	KEY_ALLOW_LOCKOUT,
-	KEY_LEARN_SIZES,
-	KEY_ADMIN_GROUPS,
-	KEY_UNKNOWN_NAMES,
-	KEY_ACTION,
-	KEY_ERRNO,
-	KEY_LIMIT,
+	POLICY_KEYS(POLICY_KEY_ENUMERATOR) KEY_LIMIT,
 	NR_KEYS = KEY_LIMIT + POLICY_NR_LIMITS,
 };
 

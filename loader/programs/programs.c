@@ -14,6 +14,7 @@
 
 #include <bpf/bpf.h>
 
+#include "argguard.build_id.h"
 #include "argguard.skel.h"
 #include "kernel_features.h"
 #include "log.h"
@@ -126,4 +127,9 @@ void programs_close(struct programs *p)
 	for (int pin = 0; pin < NR_MAP_PINS; pin++)
 		close(p->map_fds[pin]);
 	free(p);
+}
+
+uint64_t programs_build_id(void)
+{
+	return ARGGUARD_BUILD_ID;
 }

@@ -9,6 +9,7 @@
 #define ARGGUARD_PROGRAMS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "pins.h"
 
@@ -33,5 +34,8 @@ int programs_map_fd(const struct programs *p, enum pin pin);
 
 /* Close the programs: the pinned links, and enforcement, stay in place. */
 void programs_close(struct programs *p);
+
+/* The id of the BPF object this build loads: bpf/build-id.sh's ARGGUARD_BUILD_ID. */
+uint64_t programs_build_id(void);
 
 #endif /* ARGGUARD_PROGRAMS_H */

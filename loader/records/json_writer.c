@@ -266,6 +266,14 @@ void json_u64(struct json_writer *w, const char *key, uint64_t v)
 	scalar(w, key, p, text + sizeof(text) - p);
 }
 
+void json_u64_or_null(struct json_writer *w, const char *key, bool known, uint64_t v)
+{
+	if (known)
+		json_u64(w, key, v);
+	else
+		json_null(w, key);
+}
+
 void json_s64(struct json_writer *w, const char *key, int64_t v)
 {
 	char text[21], *p = text + sizeof(text);

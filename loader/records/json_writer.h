@@ -56,6 +56,8 @@ void json_string(struct json_writer *w, const char *key, const char *s, size_t l
 void json_str(struct json_writer *w, const char *key, const char *s);
 void json_hex(struct json_writer *w, const char *key, const void *bytes, size_t len);
 void json_u64(struct json_writer *w, const char *key, uint64_t v);
+/* v, or null where it is not known. */
+void json_u64_or_null(struct json_writer *w, const char *key, bool known, uint64_t v);
 void json_s64(struct json_writer *w, const char *key, int64_t v);
 void json_boolean(struct json_writer *w, const char *key, bool v);
 void json_null(struct json_writer *w, const char *key);

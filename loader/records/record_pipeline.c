@@ -320,6 +320,20 @@ int record_pipeline_poll(struct record_pipeline *p, int timeout_ms)
 	return n;
 }
 
+unsigned int record_pipeline_sink_losses(struct record_pipeline *p, const char **names,
+					 uint64_t *lost, unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->n_sinks && i < max; i++) {
+		struct sink_losses l = sink_queue_losses(p->sinks[i]);
+
+		names[i] = p->sinks[i]->ops->name;
+		lost[i] = sink_losses_total(&l) + (i == 0 ? p->held_at_exit : 0);
+	}
+	return i;
+}
+
 void record_pipeline_reopen(struct record_pipeline *p)
 {
 	for (unsigned int i = 0; i < p->n_sinks; i++)

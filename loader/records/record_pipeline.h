@@ -51,6 +51,14 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
  */
 int record_pipeline_poll(struct record_pipeline *p, int timeout_ms);
 
+/*
+ * Each sink's name and what it lost since the pipeline started (the log's
+ * with what the last daemon left unsettled), into names and lost, at most
+ * max of them, in the sinks' order. Returns how many.
+ */
+unsigned int record_pipeline_sink_losses(struct record_pipeline *p, const char **names,
+					 uint64_t *lost, unsigned int max);
+
 /* On SIGUSR1: each sink reopens what logrotate moved away. */
 void record_pipeline_reopen(struct record_pipeline *p);
 

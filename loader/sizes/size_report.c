@@ -175,8 +175,7 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 			argv, envp, e->argc, e->envc, e->uid,
 			terminal_safe(comm, sizeof(comm), e->comm),
 			terminal_safe(safe, sizeof(safe), name));
-		terminal_safe_fputs(e->cgroup ? e->cgroup : "(gone)", out);
-		fputc('\n', out);
+		terminal_safe_fputs(out, "", e->cgroup ? e->cgroup : "(gone)", "\n");
 	}
 }
 
@@ -288,13 +287,8 @@ static void write_largest(struct json_writer *w, const struct size_data *d,
 	size_scope_name(&d->scopes[e->slot % ARGGUARD_SIZE_SLOTS], name, sizeof(name));
 	json_begin_object(w, NULL);
 	json_u64(w, "total_bytes", e->total_bytes);
-	if (e->exact) {
-		json_u64(w, "argv_bytes", e->argv_bytes);
-		json_u64(w, "envp_bytes", e->envp_bytes);
-	} else {
-		json_null(w, "argv_bytes");
-		json_null(w, "envp_bytes");
-	}
+	json_u64_or_null(w, "argv_bytes", e->exact, e->argv_bytes);
+	json_u64_or_null(w, "envp_bytes", e->exact, e->envp_bytes);
 	json_u64(w, "argc", e->argc);
 	json_u64(w, "envc", e->envc);
 	json_u64(w, "uid", e->uid);

@@ -9,6 +9,8 @@
 # configurations of a comparison alternate within each round (A B C A B C
 # ...); the host takes medians. Asserts nothing about speed.
 set -euo pipefail
+# Beside tests/guest/guard.sh in the guest, as vm/run.sh lays them out.
+source "${BASH_SOURCE[0]%/*}/guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"

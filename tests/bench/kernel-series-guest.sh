@@ -5,6 +5,8 @@
 # exploit. Floods run once (icount makes them repeat to within 0.1%). Prints one
 # tab-separated line per measurement: name, kernel, seconds, errno.
 set -euo pipefail
+# Beside tests/guest/guard.sh in the guest, as vm/run.sh lays them out.
+source "${BASH_SOURCE[0]%/*}/guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"

@@ -8,9 +8,9 @@
 # `ARGGUARD --help` names, and every long option it names must be one
 # --help knows; each command and exit status has an entry of its own.
 # argguard.conf(5) (DOC_DIR/argguard.conf.5.scd) must have an entry
-# ("*KEY* = ...") for every key the parser knows (the key_names table in
-# LOADER_DIR/policy_keys.c, and the rule limits, the POLICY_LIMITS table in
-# LOADER_DIR/policy.h) and for no other, name every errno a rule can take (the
+# ("*KEY* = ...") for every key the parser knows (the POLICY_KEYS table in
+# LOADER_DIR/policy/policy_parser.h, and the rule limits, the POLICY_LIMITS
+# table in LOADER_DIR/policy/policy.h) and for no other, name every errno a rule can take (the
 # ARGGUARD_DENY_ERRNOS table in ARGGUARD_H) and every section --help
 # names, and give the longest line that --help gives. Apart from the
 # entries, the pages are read as text: scdoc's *bold*, _underline_ and \
@@ -96,8 +96,8 @@ check_argguard_conf_5() {
 	local -a keys items
 	text=$(page_text "$page")
 
-	mapfile -t keys < <(sed -n '/key_names\[NR_KEYS\] = {/,/^};/p' "$loader/policy/policy_keys.c" |
-		grep -o -E '"[a-z_]+"' | tr -d '"'
+	mapfile -t keys < <(awk '/^#define POLICY_KEYS\(X\)/ { on = 1 } on { print } on && !/\\$/ { exit }' \
+		"$loader/policy/policy_parser.h" | sed -n -E 's/^[[:space:]]*X\([A-Z_]+, "([a-z_]+)"\).*/\1/p'
 		awk '/^#define POLICY_LIMITS\(X\)/ { on = 1 } on { print } on && !/\\$/ { exit }' \
 			"$loader/policy/policy.h" | sed -n -E 's/^[[:space:]]*X\(([a-z_]+),.*/\1/p')
 	# Each key an entry of its own: a line "*KEY* = ...".

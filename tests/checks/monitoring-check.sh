@@ -7,18 +7,21 @@
 # uid, a data source variable, and panels each with a type, a title, a place
 # on the 24-column grid and (but rows) queries on that data source. Every
 # query of the dashboard and every expr of the rules names only metrics
-# that argguard or node_exporter's textfile collector exports, with labels
-# those metrics have and, where it asks for one value (label="value"), a
-# value argguard writes. argguard's names, labels and values come from
+# that argguard or node_exporter's textfile collector exports (or
+# Prometheus's up), with labels those metrics have and, where it asks for
+# one value (label="value"), a value argguard writes. argguard's names, labels and values come from
 # EXPOSITION, a program that prints them with metrics_print() itself
 # (tests/unit/metrics_exposition.c). Both files cover denials, drops, a
-# hook detached, the policy state, drift and a stale textfile.
+# hook detached, the policy state, drift, a sink's losses and a stale
+# textfile. The dashboard's first row, Fleet, ranks every instance (no
+# $instance in its queries) with topk by denials, drift and both kinds of
+# loss, and counts the builds.
 set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 
 # What node_exporter's textfile collector exports about the files it reads,
-# and the labels each has.
-NODE_METRICS="node_textfile_mtime_seconds:file node_textfile_scrape_error:"
+# and Prometheus about each target it scrapes (up), and the labels each has.
+NODE_METRICS="node_textfile_mtime_seconds:file node_textfile_scrape_error: up:"
 # Labels Prometheus adds to every scraped series.
 TARGET_LABELS="instance job"
 
@@ -119,8 +122,8 @@ check_expr() {
 covers() {
 	local what=$1 text=$2 metric
 	for metric in argguard_decisions_total argguard_records_dropped_total \
-		argguard_hook_attached argguard_policy_state argguard_policy_drift \
-		node_textfile_mtime_seconds; do
+		argguard_records_lost_total argguard_hook_attached argguard_policy_state \
+		argguard_policy_drift node_textfile_mtime_seconds; do
 		check "$what watches $metric" grep -q -- "$metric" <<<"$text"
 	done
 }
@@ -158,6 +161,31 @@ check_dashboard() {
 		check_expr "dashboard" "$expr"
 	done <<<"$exprs"
 	covers "the dashboard" "$exprs"
+	check_fleet_row "$dash"
+}
+
+# The Fleet row: the first row, and the queries of the panels up to the next.
+FLEET_EXPRS='. as $d | [.panels[] | select(.type == "row") | .title][0] as $first
+	| [foreach $d.panels[] as $p ({in: false};
+		.in = (if $p.type == "row" then $p.title == "Fleet" else .in end); {in, $p})
+	  | select(.in and .p.type != "row") | .p.targets[].expr]
+	| select($first == "Fleet")'
+
+check_fleet_row() {
+	local dash=$1 what metric
+	check "the dashboard's first row is Fleet, with queries" jq -e "$FLEET_EXPRS | length > 0" "$dash"
+	check "no Fleet query is limited to the picked instances" \
+		jq -e "$FLEET_EXPRS | length > 0 and all(contains(\"\$instance\") | not)" "$dash"
+	for what in 'argguard_decisions_total{verdict="deny"}' argguard_policy_drift \
+		'argguard_records_dropped_total{reason="ring_full"}' argguard_records_lost_total; do
+		metric=${what%%\{*}
+		check "the Fleet row ranks instances (topk) by $what" jq -e --arg m "$metric" \
+			--arg sel "${what#"$metric"}" \
+			"$FLEET_EXPRS | any(startswith(\"topk(\") and contains(\$m) and contains(\$sel)
+			and test(\"by \\\\((instance|instance, sink)\\\\)|argguard_policy_drift\"))" "$dash"
+	done
+	check "the Fleet row counts the builds" jq -e \
+		"$FLEET_EXPRS | any(test(\"^count by \\\\(version, bpf_object\\\\) \\\\(argguard_build_info\\\\)\"))" "$dash"
 }
 
 check_rules() {

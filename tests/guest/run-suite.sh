@@ -3,7 +3,8 @@
 # run-suite.sh [DIR]: run every test case in DIR (default cases; a relative
 # DIR is under this script's directory) and report TAP 13 on stdout, each
 # result followed by "# took S s", its wall time, and its output.
-# ARGGUARD_TEST_FILTER=REGEX runs only the matching tests.
+# ARGGUARD_TEST_FILTER=REGEX runs only the matching tests,
+# ARGGUARD_TEST_EXCLUDE=REGEX all but the matching ones.
 #
 # Each test runs in a subshell of its own under errexit: the first command
 # that fails ends the test, which is then "not ok", and an ERR trap names
@@ -12,6 +13,7 @@
 # skip "REASON" is reported "ok N - name # SKIP REASON". Exits nonzero if a
 # test failed; whether a skip may pass, tests/checks/tap-summary.sh says.
 set -euo pipefail
+source "${BASH_SOURCE[0]%/*}/guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/lib.sh"
@@ -114,7 +116,8 @@ main() {
 	for f in "$dir"/*.sh; do
 		source "$f"
 	done
-	mapfile -t tests < <(compgen -A function test_ | grep -E -- "${ARGGUARD_TEST_FILTER:-.}" || true)
+	mapfile -t tests < <(compgen -A function test_ | grep -E -- "${ARGGUARD_TEST_FILTER:-.}" |
+		grep -vE -- "${ARGGUARD_TEST_EXCLUDE:-^$}" || true)
 	WORK=$(mktemp -d "${TMPDIR:-/tmp}/argguard-suite.XXXXXX")
 	trap 'rm -rf "$WORK"' EXIT
 	ARGGUARD_SKIP_FILE=$WORK/skip

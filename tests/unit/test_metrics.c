@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -431,6 +432,52 @@ static void prometheus_exposition(void)
 	free(text);
 }
 
+/*
+ * Only the daemon's textfile says which build wrote it and what each sink
+ * lost: status, which knows neither, leaves both families out.
+ */
+static void build_info_and_sink_losses(void)
+{
+	struct argguard_metrics m;
+	char *text, bad[256] = "";
+
+	example(&m);
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(!strstr(text, "argguard_build_info") && !strstr(text, "argguard_records_lost_total"),
+	      "no version, no sinks: neither family");
+	free(text);
+
+	m.version = "1.2.3";
+	m.build_id = 0x00c0ffee12345678ULL;
+	m.n_sinks = 3;
+	m.sinks[0] = (struct metrics_sink_loss){ .sink = "log", .lost = 0 };
+	m.sinks[1] = (struct metrics_sink_loss){ .sink = "journald", .lost = 4 };
+	m.sinks[2] = (struct metrics_sink_loss){ .sink = "audit", .lost = UINT64_MAX };
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(exposition_lines_are_valid(text, bad, sizeof(bad)), "well formed: '%s'", bad);
+	CHECK(has_line(text, "# TYPE argguard_build_info gauge") &&
+		      has_line(text, "argguard_build_info{version=\"1.2.3\","
+				     "bpf_object=\"00c0ffee12345678\"} 1"),
+	      "build info: the version, and the object's id in 16 hex digits");
+	CHECK(has_line(text, "# TYPE argguard_records_lost_total counter") &&
+		      has_line(text, "argguard_records_lost_total{sink=\"log\"} 0") &&
+		      has_line(text, "argguard_records_lost_total{sink=\"journald\"} 4") &&
+		      has_line(text, "argguard_records_lost_total{sink=\"audit\"} "
+				     "18446744073709551615"),
+	      "each sink's losses, 0 too, so increase() has a start");
+	free(text);
+
+	m.version = "1.2\"3\\";
+	m.n_sinks = 1;
+	text = print(METRICS_PROMETHEUS, &m);
+	CHECK(has_line(text, "argguard_build_info{version=\"1.2\\\"3\\\\\","
+			     "bpf_object=\"00c0ffee12345678\"} 1"),
+	      "a version's quote and backslash escaped");
+	CHECK(strstr(text, "sink=\"log\"") && !strstr(text, "sink=\"journald\""),
+	      "only the sinks the daemon opened");
+	free(text);
+}
+
 #define PWNED "\x1b]0;pwned\x07"
 
 /*
@@ -556,6 +603,28 @@ static int write_quietly(const char *dir, const struct argguard_metrics *m, char
 	return ret;
 }
 
+/*
+ * A scratch directory gone with all it holds, whatever the test (or a
+ * mutant under test, tests/mutants/) left in it: no directory of the
+ * tests' stays in /tmp, not even one a test gave to uid 65534.
+ */
+static void remove_scratch(const char *dir)
+{
+	char path[512];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 static void textfile_is_written_whole_and_readable(void)
 {
 	char dir[] = "/tmp/argguard-metrics-XXXXXX", path[256], tmp[300], buf[8192], why[512];
@@ -584,19 +653,28 @@ static void textfile_is_written_whole_and_readable(void)
 	want = print(METRICS_PROMETHEUS, &m);
 	CHECK(!strcmp(buf, want), "the file holds the latest exposition");
 	free(want);
-	unlink(path);
-	rmdir(dir);
+	remove_scratch(dir);
 	CHECK(write_quietly(dir, &m, why, sizeof(why)) == -ENOENT, "a missing directory: -ENOENT");
 	CHECK(strstr(why, dir) != NULL, "the error names the directory: %s", why);
 	umask(old);
 }
 
-/* What a test that hangs prints, rather than hang ctest: write(2) and _exit(2) are safe here. */
+/* The FIFO test's scratch directory and the names in it, for blocked() to remove. */
+static char fifo_dir[sizeof("/tmp/argguard-metrics-XXXXXX")], fifo_names[2][300];
+
+/*
+ * What a test that hangs prints, rather than hang ctest, after it removed
+ * its scratch directory: write(2), unlink(2), rmdir(2) and _exit(2) are
+ * safe here.
+ */
 static void blocked(int sig)
 {
 	static const char msg[] = "not ok - the textfile's write waited for a FIFO's reader\n";
 
 	(void)sig;
+	unlink(fifo_names[0]);
+	unlink(fifo_names[1]);
+	rmdir(fifo_dir);
 	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
 		_exit(2);
 	_exit(1);
@@ -615,6 +693,9 @@ static void textfile_write_does_not_wait_for_a_fifo(void)
 	snprintf(path, sizeof(path), "%s/argguard.prom", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	CHECK(mkfifo(tmp, 0600) == 0, "a FIFO where the temporary file goes");
+	snprintf(fifo_dir, sizeof(fifo_dir), "%s", dir);
+	snprintf(fifo_names[0], sizeof(fifo_names[0]), "%s", tmp);
+	snprintf(fifo_names[1], sizeof(fifo_names[1]), "%s", path);
 	fflush(stdout);
 	signal(SIGALRM, blocked);
 	alarm(10);
@@ -625,9 +706,7 @@ static void textfile_write_does_not_wait_for_a_fifo(void)
 	      why);
 	CHECK(lstat(path, &sb) == 0 && S_ISREG(sb.st_mode), "the textfile is a regular file");
 	CHECK(access(tmp, F_OK) && errno == ENOENT, "and nothing is left at the temporary name");
-	unlink(path);
-	unlink(tmp);
-	rmdir(dir);
+	remove_scratch(dir);
 }
 
 /* A link at the temporary file's name is never followed: its target stays as it was. */
@@ -662,10 +741,7 @@ static void textfile_write_does_not_follow_a_link(void)
 		fclose(f);
 	}
 	CHECK(!strcmp(buf, "untouched\n"), "the link's target is as it was: %s", buf);
-	unlink(path);
-	unlink(tmp);
-	unlink(target);
-	rmdir(dir);
+	remove_scratch(dir);
 }
 
 /* Refused: a directory another account can write, whose refusal names it and says why. */
@@ -704,7 +780,7 @@ static void textfile_directory_others_can_write_is_refused(void)
 	} else {
 		printf("# not root: a directory of another account's is not tried\n");
 	}
-	rmdir(dir);
+	remove_scratch(dir);
 }
 
 int main(void)
@@ -717,6 +793,7 @@ int main(void)
 	policy_file_drift_in_every_format();
 	json_is_one_object_with_everything();
 	prometheus_exposition();
+	build_info_and_sink_losses();
 	apply_status_round_trips();
 	apply_status_of_an_older_daemon();
 	status_text_escapes_what_it_quotes();

@@ -397,6 +397,8 @@ static void test_report_escapes_what_execs_chose(void)
 	fclose(out);
 	CHECK(strstr(text, "\"comm\":\"\\u001b]0;pwned\\u0007\"") != NULL,
 	      "the JSON escapes the comm as JSON does: %s", text);
+	CHECK(strstr(text, "\"total_bytes\":5000,\"argv_bytes\":null,\"envp_bytes\":null,") != NULL,
+	      "a stock kernel's exec: its argv and envp bytes not known, null: %s", text);
 	obj = json_tokener_parse(text);
 	largest = obj ? json_object_object_get(obj, "largest") : NULL;
 	e = largest ? json_object_array_get_idx(largest, 0) : NULL;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * terminal_safe() (log.c): printable ASCII as it is, a backslash doubled, every
- * other byte as \xHH, and a string cut only between escapes.
+ * terminal_safe() and terminal_safe_fputs() (log.c): printable ASCII as it
+ * is, a backslash doubled, every other byte as \xHH, and a string cut only
+ * between escapes.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,15 +13,17 @@
 
 static void expect(const char *s, const char *want)
 {
-	char buf[TERMINAL_SAFE_SIZE(64)], *streamed = NULL;
+	char buf[TERMINAL_SAFE_SIZE(64)], line[TERMINAL_SAFE_SIZE(64) + 3], *streamed = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&streamed, &len);
 
-	terminal_safe_fputs(s, out);
+	terminal_safe_fputs(out, "<", s, ">\n");
 	fclose(out);
 	CHECK(!strcmp(terminal_safe(buf, sizeof(buf), s), want), "expected '%s', got '%s'", want,
 	      buf);
-	CHECK(!strcmp(streamed, want), "and the same to a stream: got '%s'", streamed);
+	snprintf(line, sizeof(line), "<%s>\n", want);
+	CHECK(!strcmp(streamed, line),
+	      "and the same to a stream, between what comes before and after: got '%s'", streamed);
 	free(streamed);
 }
 

@@ -3,6 +3,7 @@
 # The README's main job, run inside the guest: show argguard enforcing and
 # catching huge execs, with the audit record of each.
 set -euo pipefail
+source "${BASH_SOURCE[0]%/*}/../guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 source "$HERE/../lib.sh"

@@ -15,6 +15,7 @@
 # the second boot of the disk. The last boot prints the report: TAP, one
 # result per control and per mutant, each run's failures as comments.
 set -euo pipefail
+source "${BASH_SOURCE[0]%/*}/../guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 MUTANTS=$HERE/built

@@ -3,6 +3,7 @@
 # The reboot suite's job, run on each of two boots of one disk: the first
 # prepares the machine (prepare.sh), the second runs the cases in cases/.
 set -euo pipefail
+source "${BASH_SOURCE[0]%/*}/../guard.sh"
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 FIRST_BOOT_DONE=/var/lib/argguard-test/first-boot-done
