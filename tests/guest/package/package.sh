@@ -144,8 +144,12 @@ test_4_upgrade_to_a_build_with_the_same_instructions_attaches_its_own() {
 
 # apt-get remove, as a fleet runs it (argguard(8), ROLLOUT: the kill switch).
 test_5_remove_ends_enforcement_and_keeps_the_conffiles() {
-	# Run alone (ARGGUARD_TEST_FILTER), the admin's line test_2 adds is not there yet.
-	grep -qx "# the admin's own line" "$POLICY_FILE" || echo "# the admin's own line" >>"$POLICY_FILE"
+	# Run alone (ARGGUARD_TEST_FILTER), from the package as shipped: install
+	# the one under test, whose prerm is to unload, and add the admin's line.
+	if ! grep -qx "# the admin's own line" "$POLICY_FILE"; then
+		dpkg -i "$NEW_DEB" </dev/null || fail "dpkg -i of the new package failed"
+		echo "# the admin's own line" >>"$POLICY_FILE"
+	fi
 	apt-get remove -y argguard </dev/null || fail "apt-get remove failed"
 	assert_eq "deinstall ok config-files" "$(package_status | cut -d' ' -f1-3)" "the package's state"
 	[[ ! -e /usr/sbin/argguard ]] || fail "expected /usr/sbin/argguard to be gone"
