@@ -719,8 +719,7 @@ static void print_denials(FILE *out, const struct finding *f)
 		fprintf(out, "%s%s %s (", i ? ", " : "",
 			size_text(size, sizeof(size), f->denials[i].bytes),
 			limit_word(f->denials[i].limit));
-		terminal_safe_fputs(f->denials[i].scope, out);
-		fputc(')', out);
+		terminal_safe_fputs(out, "", f->denials[i].scope, ")");
 	}
 }
 
@@ -731,15 +730,15 @@ static void print_text(FILE *out, const struct policy *p, const char *policy_pat
 	char a[32], b[32], safe[TERMINAL_SAFE_SIZE(256)];
 
 	if (!units->n && !procs->n) {
-		fputs("No unit or process has a stack limit that lets an exec through that the "
-		      "deny limits of ",
-		      out);
-		terminal_safe_fputs(policy_path, out);
-		fputs(" would deny.\n", out);
+		terminal_safe_fputs(
+			out,
+			"No unit or process has a stack limit that lets an exec through "
+			"that the deny limits of ",
+			policy_path, " would deny.\n");
 		return;
 	}
-	fputs("These stack limits let an exec through that the deny limits of ", out);
-	terminal_safe_fputs(policy_path, out);
+	terminal_safe_fputs(out, "These stack limits let an exec through that the deny limits of ",
+			    policy_path, "");
 	fprintf(out, " deny%s.\n",
 		p->mode == ARGGUARD_MODE_ENFORCE ? ""
 		: p->mode == ARGGUARD_MODE_AUDIT ? " (in mode audit, only logged as would-deny)"
@@ -773,9 +772,7 @@ static void print_text(FILE *out, const struct policy *p, const char *policy_pat
 				terminal_safe(safe, sizeof(safe), f->comm),
 				stack_text(a, sizeof(a), f), size_text(b, sizeof(b), f->cap));
 			print_denials(out, f);
-			fputs(", in ", out);
-			terminal_safe_fputs(f->cgroup ? f->cgroup : "?", out);
-			fputc('\n', out);
+			terminal_safe_fputs(out, ", in ", f->cgroup ? f->cgroup : "?", "\n");
 		}
 	}
 }
