@@ -393,6 +393,12 @@ struct argguard_event {
  * the sum, per CPU. Slot 0 is never counted; global and setuid have fixed
  * slots; each uid and cgroup rule takes one of the rest while it has a
  * rule, and the rules past them share the last.
+ *
+ * Entry slot counts the slot's execs that ran: allowed, audit, and
+ * would-deny (over a limit in mode audit, or over the would-deny tier);
+ * entry slot + ARGGUARD_SIZE_DENIED, those argguard denied. Apart, so that
+ * what anyone can make denied, as large as the kernel lets an exec be,
+ * never counts as seen: suggest reads only what ran.
  */
 #define ARGGUARD_SIZE_METRICS(X)                    \
 	X(ARGGUARD_SIZE_ARGV_BYTES, "argv_bytes")   \
@@ -410,6 +416,8 @@ enum argguard_size_metric { ARGGUARD_SIZE_METRICS(ARGGUARD_ENUMERATOR) ARGGUARD_
 #define ARGGUARD_SIZE_SLOT_SETUID 2
 #define ARGGUARD_SIZE_SLOT_FIRST_RULE 3 /* the first of the uid and cgroup rules' */
 #define ARGGUARD_SIZE_SLOT_OTHER (ARGGUARD_SIZE_SLOTS - 1) /* the rules past the slots */
+#define ARGGUARD_SIZE_DENIED ARGGUARD_SIZE_SLOTS /* slot + this: the slot's denied execs */
+#define ARGGUARD_SIZE_ENTRIES (2 * ARGGUARD_SIZE_SLOTS)
 
 _Static_assert(ARGGUARD_NR_SIZE_METRICS == 5,
 	       "the metrics are the limits a rule sets, in POLICY_LIMITS order");
@@ -418,6 +426,13 @@ struct argguard_sizes {
 	__u64 max[ARGGUARD_NR_SIZE_METRICS];
 	__u64 sum[ARGGUARD_NR_SIZE_METRICS];
 	__u64 count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+	/*
+	 * In a slot's entry (what ran), on every CPU: when its counts began
+	 * (CLOCK_REALTIME seconds), which the loader writes as it clears the
+	 * slot for a new rule, or first gives it a rule; 0 elsewhere. The
+	 * programs never write it.
+	 */
+	__u64 since;
 };
 
 /*
@@ -439,10 +454,34 @@ struct argguard_cgroup_sizes_key {
 };
 
 /*
- * The "largest" map, one entry per CPU: the ARGGUARD_LARGEST execs with
- * the most string bytes that this CPU saw, in no order, a column per
- * field. least is the smallest total_bytes among them: an exec must pass
- * it to get in, in place of entry least_at.
+ * The "sizes_by_uid" map: the distributions of each uid's execs of at
+ * least ARGGUARD_SIZES_BY_UID_FROM string bytes that ran, by the judging
+ * rule's size_slot and the uid (a subordinate uid's as its namespace's
+ * user's, as a rule judges it). Every limit suggest proposes is at least
+ * its floor, which only such an exec can reach (each string takes a byte
+ * at least, so argc and envc are under the total too): these are the
+ * execs whose share suggest weighs by uid, each uid as one, however many
+ * it ran. Only they do this work, one hash lookup and atomic adds. A hash
+ * of ARGGUARD_SIZES_BY_UID entries, allocated as they are used: once it
+ * is full, a new uid's execs are counted in "sizes" alone, where suggest
+ * finds them as one uid, the others.
+ */
+#define ARGGUARD_SIZES_BY_UID 4096
+#define ARGGUARD_SIZES_BY_UID_FROM (32U << 10)
+
+struct argguard_sizes_by_uid_key {
+	__u32 size_slot;
+	__u32 uid;
+};
+
+/*
+ * The "largest" map, per CPU, by the index of "sizes" (a slot, and the
+ * slot + ARGGUARD_SIZE_DENIED of its denied execs): the ARGGUARD_LARGEST
+ * execs with the most string bytes that this CPU saw there, in no order,
+ * a column per field. least is the smallest total_bytes among them: an
+ * exec must pass it to get in, in place of entry least_at. By slot and
+ * apart, so that no flood, denied or in another scope, crowds a scope's
+ * largest exec that ran out of its table.
  */
 #define ARGGUARD_LARGEST 8
 

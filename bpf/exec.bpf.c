@@ -7,7 +7,8 @@
  * (scope_rule(): the cgroup's, found by ancestors.h, else the uid's, else
  * the global one), the verdict (verdict.h's judge(), and judge_above() for
  * what a pattern's rule tightens), learn(): the size distributions
- * (learn.h), and decide(): the mode, the count and the record (records.h).
+ * (learn.h: the exec's, as what ran or what argguard denied), and
+ * decide(): the mode, the count and the record (records.h).
  *
  * bprm_check_security judges the scope rule (cgroup, uid, global) and an
  * empty argv. bprm_creds_from_file judges the setuid rule: only there are the
@@ -163,30 +164,38 @@ __noinline int judge_above(const struct cgroup_walk *walk, __u32 set, const stru
 /*
  * Count an exec in the size distributions of the rule that judged it, on
  * the path every judged exec takes: one per-CPU array lookup by the slot
- * the rule carries, no hash. Plain adds, not atomic ones: a program
- * preempted in the middle of one (maps.h, bump()) can lose one count
- * of a distribution, never a decision. On a stock kernel the split of
- * argv and envp is unknown: only the total and the counts are kept.
+ * the rule carries, no hash, and its table of the largest; denied
+ * (argguard refuses it), in the slot's other entries. Plain adds, not
+ * atomic ones: a program preempted in the middle of one (maps.h, bump())
+ * can lose one count of a distribution, never a decision. On a stock
+ * kernel the split of argv and envp is unknown: only the total and the
+ * counts are kept. cgroup_id: the ruled cgroup that judged the exec, for
+ * a pattern's rule.
  */
 static __always_inline void learn(const struct argguard_rule *rule, const struct exec_sizes *sz,
-				  const struct decision *d)
+				  __u64 cgroup_id, bool denied)
 {
-	__u32 slot = rule->size_slot, zero = 0;
+	__u32 slot = rule->size_slot, at;
 	struct argguard_largest *l;
 	struct argguard_sizes *h;
 
-	if (!slot)
+	/* 0 is not counted; a slot past the table (bpftool's) neither. */
+	if (slot - 1 >= ARGGUARD_SIZE_SLOTS - 1)
 		return;
 	/* Only a pattern's rule has the flag: no other exec does more than this test. */
-	if (rule->flags & ARGGUARD_RULE_SIZES_BY_CGROUP)
-		learn_cgroup(d->rule_id, slot, sz);
-	h = bpf_map_lookup_elem(&argguard_sizes, &slot);
+	if ((rule->flags & ARGGUARD_RULE_SIZES_BY_CGROUP) && !denied)
+		learn_cgroup(cgroup_id, slot, sz);
+	at = denied ? slot + ARGGUARD_SIZE_DENIED : slot;
+	h = bpf_map_lookup_elem(&argguard_sizes, &at);
 	if (!h)
 		return;
 	tally_exec(h, sz, false);
-	l = bpf_map_lookup_elem(&argguard_largest, &zero);
+	l = bpf_map_lookup_elem(&argguard_largest, &at);
 	if (l && sz->total_bytes > l->least)
 		note_largest(l, sz, slot);
+	/* Under every floor suggest keeps: no uid's weight to count. */
+	if (sz->total_bytes >= ARGGUARD_SIZES_BY_UID_FROM && !denied)
+		learn_by_uid(slot, sz);
 }
 
 /*
@@ -327,6 +336,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	struct cgroup_walk walk = {};
 	struct exec_sizes sz;
 	struct argguard_config live = {};
+	__u64 ruled;
 	__u32 mode;
 
 	/* A script runs this hook again for its interpreter: judge the exec once. */
@@ -345,7 +355,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 	}
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	learn(rule, &sz, &d);
+	ruled = d.rule_id;
 	if (walk.n > 1 || walk.open || walk.overflow)
 		judge_above(&walk, live.active_set, &sz, &d);
 
@@ -357,6 +367,7 @@ static __always_inline int check_exec(struct linux_binprm *bprm, enum head_sourc
 		if (empty.verdict > d.verdict)
 			d = empty;
 	}
+	learn(rule, &sz, ruled, d.verdict == ARGGUARD_VERDICT_DENY && mode != ARGGUARD_MODE_AUDIT);
 	return decide(bprm, &sz, &d, settings, 0, head);
 }
 
@@ -392,7 +403,8 @@ static __always_inline int check_secureexec(struct linux_binprm *bprm, enum head
 		return 0;
 	read_sizes(bprm, &sz);
 	judge(rule, &sz, &d);
-	learn(rule, &sz, &d);
+	learn(rule, &sz, 0,
+	      d.verdict == ARGGUARD_VERDICT_DENY && settings->mode != ARGGUARD_MODE_AUDIT);
 	return decide(bprm, &sz, &d, settings, ARGGUARD_EV_SECUREEXEC, head);
 }
 

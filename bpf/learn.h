@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The size distributions (argguard.h, "sizes", "largest" and
- * "cgroup_sizes"): tally_exec(), which counts an exec's sizes in one; and
- * learn.bpf.c's global functions, the rarer work that learn() (exec.bpf.c)
- * hands on.
+ * The size distributions (argguard.h, "sizes", "largest", "cgroup_sizes"
+ * and "sizes_by_uid"): tally_exec(), which counts an exec's sizes in one;
+ * and learn.bpf.c's global functions, the rarer work that learn()
+ * (exec.bpf.c) hands on.
  */
 #ifndef ARGGUARD_LEARN_H
 #define ARGGUARD_LEARN_H
@@ -14,6 +14,7 @@
 /* learn.bpf.c's global functions, each described there. */
 int note_largest(struct argguard_largest *l, const struct exec_sizes *sz, __u32 slot);
 int learn_cgroup(__u64 cgroup_id, __u32 slot, const struct exec_sizes *sz);
+int learn_by_uid(__u32 slot, const struct exec_sizes *sz);
 
 static __always_inline void tally(struct argguard_sizes *h, __u32 metric, __u64 v, bool shared)
 {

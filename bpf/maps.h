@@ -149,11 +149,21 @@ ARGGUARD_MAP(argguard_uid_buckets, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_MAX_RATED_UID
  */
 ARGGUARD_MAP(argguard_denied_execs, BPF_MAP_TYPE_LRU_HASH, 4096, __u64, __u8);
 
-/* The size distributions, by the judging rule's size_slot (argguard.h). */
-ARGGUARD_MAP(argguard_sizes, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_SIZE_SLOTS, __u32,
+/* The size distributions, by the judging rule's size_slot, and denied apart (argguard.h). */
+ARGGUARD_MAP(argguard_sizes, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_SIZE_ENTRIES, __u32,
 	     struct argguard_sizes);
 
-ARGGUARD_MAP(argguard_largest, BPF_MAP_TYPE_PERCPU_ARRAY, 1, __u32, struct argguard_largest);
+ARGGUARD_MAP(argguard_largest, BPF_MAP_TYPE_PERCPU_ARRAY, ARGGUARD_SIZE_ENTRIES, __u32,
+	     struct argguard_largest);
+
+/* The large execs that ran, by slot and uid (argguard.h); allocated as used. */
+ARGGUARD_MAP_LINKAGE struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, ARGGUARD_SIZES_BY_UID);
+	__type(key, struct argguard_sizes_by_uid_key);
+	__type(value, struct argguard_sizes);
+} argguard_sizes_by_uid SEC(".maps");
 
 /* The distributions by ruled cgroup, of pattern rules' execs (argguard.h). */
 ARGGUARD_MAP(argguard_cgroup_sizes, BPF_MAP_TYPE_LRU_HASH, ARGGUARD_CGROUP_SIZES,

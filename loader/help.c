@@ -144,29 +144,46 @@ static const char report_description[] =
 	"    report        Print the size distributions (argv_bytes, envp_bytes,\n"
 	"                  total_bytes, argc, envc; log2 buckets) of the execs\n"
 	"                  each rule judged, by scope: [global], [setuid], each\n"
-	"                  uid and cgroup rule; the largest execs seen (uid,\n"
-	"                  comm, cgroup, sizes); and how many execs each limit\n"
-	"                  in force (or in --policy FILE) would have denied or\n"
-	"                  logged as would-deny. Counting is on while the mode is\n"
-	"                  audit or enforce; a rule keeps its counts while it\n"
-	"                  stays in the policy.\n";
+	"                  uid and cgroup rule, and since when; those that ran\n"
+	"                  and those argguard denied, apart; the largest execs\n"
+	"                  seen, each kind (uid, comm, cgroup, sizes); and how\n"
+	"                  many execs each limit in force (or in --policy FILE)\n"
+	"                  would have denied or logged as would-deny. Counting\n"
+	"                  is on while the mode is audit or enforce; a rule keeps\n"
+	"                  its counts while it stays in the policy.\n";
 
 static const char suggest_options[] =
-	"        --keep-share P  With suggest: the percentage of the execs counted\n"
-	"                        that each limit lets through (default 100: none\n"
-	"                        that was seen is denied).\n"
+	"        --keep-share P  With suggest: the percentage of the execs at or over\n"
+	"                        the floors that each limit lets through, each\n"
+	"                        uid's execs weighing as one uid; the rest, the\n"
+	"                        largest, are denied (default 100: none that ran).\n"
+	"                        --keep-share 99.9 denies the largest 0.1%.\n"
 	"        --margin M      With suggest: the percentage added on top of what\n"
-	"                        was seen (default 25).\n"
+	"                        ran (default 25).\n"
 	"        --mode MODE     With suggest: the suggested policy's mode (default\n"
 	"                        enforce).\n"
+	"        --tier deny|would-deny\n"
+	"                        With suggest: set the deny limits (max_*, the\n"
+	"                        default) or only the would-deny tier's\n"
+	"                        (audit_max_*).\n"
+	"        --counts        With suggest: set max_argc and max_envc too (at\n"
+	"                        least 32768); else they stay as they are.\n"
+	"        --min-execs N   With suggest: a scope with fewer execs that ran\n"
+	"                        keeps its limits (default 1000).\n"
+	"        --min-hours H   With suggest: so does one counted for fewer hours\n"
+	"                        (default 24).\n"
 	"        --policy FILE   With suggest: start from FILE, not the live policy.\n";
 
 static const char suggest_description[] =
 	"    suggest       Print a policy file: the live policy (or FILE) with\n"
-	"                  the five limits of each rule that counted execs set\n"
-	"                  from its distributions, plus the margin, rounded up to\n"
-	"                  a whole K, never under the lockout floor. Check it with\n"
-	"                  argguard policy check, then apply it.\n";
+	"                  the byte limits of each rule set from the execs that\n"
+	"                  ran under it, plus the margin, rounded up to a whole\n"
+	"                  K. What argguard denied never counts, and no limit\n"
+	"                  goes above a deny limit in force, nor under 128K; a\n"
+	"                  scope under the minimum sample keeps its limits. A\n"
+	"                  comment above each section gives its sample, its\n"
+	"                  window and the largest exec that ran, and whose.\n"
+	"                  Check it with argguard policy check, then apply it.\n";
 
 static const char reload_options[] =
 	"        --pid PID       With reload: the process id of argguard run\n"
@@ -227,7 +244,9 @@ static const struct command_help commands[] = {
 	{ "report", "    argguard report [--format text|json] [--policy FILE]\n",
 	  report_description, report_options, NULL },
 	{ "suggest",
-	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE] [--policy FILE]\n",
+	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE]\n"
+	  "                     [--tier deny|would-deny] [--counts] [--min-execs N]\n"
+	  "                     [--min-hours H] [--policy FILE]\n",
 	  suggest_description, suggest_options, NULL },
 	{ "reload", "    argguard reload --pid PID [--timeout SECONDS]\n", reload_description,
 	  reload_options, NULL },
@@ -293,7 +312,7 @@ static const char help_policy_examples[] =
 	"    argguard status --format json | jq .decisions.global.deny\n"
 	"    argguard preflight             # who the limits would deny, before enforcing\n"
 	"    argguard report                # sizes seen, and what the limits deny\n"
-	"    argguard suggest --keep-share 99.9 > /tmp/new.conf\n"
+	"    argguard suggest --keep-share 99.9 > /tmp/new.conf  # denies the top 0.1%\n"
 	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 

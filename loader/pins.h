@@ -29,7 +29,8 @@
 	X(PIN_EVENTS, "events", argguard_events)                            \
 	X(PIN_SIZES, "sizes", argguard_sizes)                               \
 	X(PIN_LARGEST, "largest", argguard_largest)                         \
-	X(PIN_CGROUP_SIZES, "cgroup_sizes", argguard_cgroup_sizes)
+	X(PIN_CGROUP_SIZES, "cgroup_sizes", argguard_cgroup_sizes)          \
+	X(PIN_SIZES_BY_UID, "sizes_by_uid", argguard_sizes_by_uid)
 
 /*
  * X(PIN, FILE, PROGRAM, KERNEL_HEAD_PROGRAM): the links, each with the

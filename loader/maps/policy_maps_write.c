@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -371,44 +372,101 @@ static int write_set(const struct policy_maps *m, const struct policy *p, __u32 
 	return write_cgroup_rules(m, p, set, cgroup_root);
 }
 
-/* Zero the size distributions of the slots in mask, on every CPU. */
-static int clear_sizes(int fd, uint64_t mask)
+/*
+ * Zero the entries of the slots in mask, what ran and what was denied, on
+ * every CPU, of a per-CPU array by the index of "sizes" whose values are
+ * size bytes: the distributions and the tables of the largest.
+ */
+static int clear_sizes(int fd, uint64_t mask, size_t size)
 {
 	int ncpus = libbpf_num_possible_cpus();
-	struct argguard_sizes *zeros;
+	void *zeros;
 	int err = 0;
 
 	if (!mask)
 		return 0;
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
-	zeros = calloc(ncpus, sizeof(*zeros));
+	zeros = calloc(ncpus, size);
 	if (!zeros)
 		return -ENOMEM;
-	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS && !err; slot++)
-		if ((mask & (1ULL << slot)) && bpf_map_update_elem(fd, &slot, zeros, BPF_ANY))
+	for (__u32 at = 0; at < ARGGUARD_SIZE_ENTRIES && !err; at++)
+		if ((mask & (1ULL << (at % ARGGUARD_SIZE_SLOTS))) &&
+		    bpf_map_update_elem(fd, &at, zeros, BPF_ANY))
 			err = -errno;
 	free(zeros);
 	return err;
 }
 
-/* Drop the per-cgroup counts of the slots in mask: they were another rule's. */
-static int clear_cgroup_sizes(int fd, uint64_t mask)
+/*
+ * Drop the entries of a map keyed by a struct whose __u32 at slot_offset
+ * is a size slot, for the slots in mask: they were another rule's.
+ */
+static int clear_slot_keys(int fd, uint64_t mask, size_t key_size, size_t slot_offset)
 {
-	struct argguard_cgroup_sizes_key key, next, *prev = NULL;
+	unsigned char key[sizeof(struct argguard_cgroup_sizes_key)] = { 0 }, next[sizeof(key)];
+	bool walking = false;
+	__u32 slot;
 
 	if (!mask || fd < 0)
 		return 0;
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		if (key.size_slot < ARGGUARD_SIZE_SLOTS && (mask & (1ULL << key.size_slot)) &&
-		    !bpf_map_delete_elem(fd, &key)) {
-			prev = NULL; /* the walk starts again without it */
+	while (!bpf_map_get_next_key(fd, walking ? key : NULL, next)) {
+		memcpy(key, next, key_size);
+		memcpy(&slot, key + slot_offset, sizeof(slot));
+		if (slot < ARGGUARD_SIZE_SLOTS && (mask & (1ULL << slot)) &&
+		    !bpf_map_delete_elem(fd, key)) {
+			walking = false; /* the walk starts again without it */
 			continue;
 		}
-		prev = &key;
+		walking = true;
 	}
 	return errno == ENOENT ? 0 : -errno;
+}
+
+_Static_assert(sizeof(struct argguard_sizes_by_uid_key) <= sizeof(struct argguard_cgroup_sizes_key),
+	       "clear_slot_keys() holds either key");
+
+/*
+ * Date the slots in fresh, cleared for a new rule, and those the policy p
+ * counts in that were never dated (maps made afresh), from now, in each
+ * CPU's "sizes" entry: where suggest's window for each begins. Neither
+ * kind has counts a program is adding to.
+ */
+static int date_slots(int fd, const struct policy *p, uint64_t fresh)
+{
+	int ncpus = libbpf_num_possible_cpus(), err = 0;
+	__u64 now = (__u64)time(NULL);
+	struct argguard_sizes *cpus;
+	uint64_t used = 0;
+
+	if (ncpus <= 0)
+		return ncpus ? ncpus : -EINVAL;
+	used |= 1ULL << (p->global.size_slot % ARGGUARD_SIZE_SLOTS);
+	used |= 1ULL << (p->setuid.size_slot % ARGGUARD_SIZE_SLOTS);
+	for (size_t i = 0; i < p->n_uids; i++)
+		used |= 1ULL << (p->uids[i].rule.size_slot % ARGGUARD_SIZE_SLOTS);
+	for (size_t i = 0; i < p->n_cgroups; i++)
+		used |= 1ULL << (p->cgroups[i].rule.size_slot % ARGGUARD_SIZE_SLOTS);
+	used &= ~(1ULL << ARGGUARD_SIZE_SLOT_NONE);
+	cpus = calloc(ncpus, sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	for (__u32 slot = 0; slot < ARGGUARD_SIZE_SLOTS && !err; slot++) {
+		if (!((used | fresh) & (1ULL << slot)))
+			continue;
+		if (bpf_map_lookup_elem(fd, &slot, cpus)) {
+			err = -errno;
+			break;
+		}
+		if (!(fresh & (1ULL << slot)) && cpus[0].since)
+			continue;
+		for (int c = 0; c < ncpus; c++)
+			cpus[c].since = now;
+		if (bpf_map_update_elem(fd, &slot, cpus, BPF_ANY))
+			err = -errno;
+	}
+	free(cpus);
+	return err;
 }
 
 /*
@@ -441,8 +499,18 @@ static int with_size_slots(const struct policy_maps *m, const struct policy *p, 
 	fresh = size_slots_assign(out, have_live ? &live : NULL, p->learn_sizes);
 	if (have_live)
 		policy_free(&live);
-	err = clear_sizes(m->fd[PIN_SIZES], fresh);
-	return err ? err : clear_cgroup_sizes(m->fd[PIN_CGROUP_SIZES], fresh);
+	err = clear_sizes(m->fd[PIN_SIZES], fresh, sizeof(struct argguard_sizes));
+	if (!err)
+		err = clear_sizes(m->fd[PIN_LARGEST], fresh, sizeof(struct argguard_largest));
+	if (!err)
+		err = clear_slot_keys(m->fd[PIN_CGROUP_SIZES], fresh,
+				      sizeof(struct argguard_cgroup_sizes_key),
+				      offsetof(struct argguard_cgroup_sizes_key, size_slot));
+	if (!err)
+		err = clear_slot_keys(m->fd[PIN_SIZES_BY_UID], fresh,
+				      sizeof(struct argguard_sizes_by_uid_key),
+				      offsetof(struct argguard_sizes_by_uid_key, size_slot));
+	return err ? err : date_slots(m->fd[PIN_SIZES], out, fresh);
 }
 
 int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const char *cgroup_root,

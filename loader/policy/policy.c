@@ -248,10 +248,17 @@ static uint32_t at_most(uint32_t value, uint32_t max)
 
 void policy_print(FILE *out, const struct policy *p)
 {
+	policy_print_noted(out, p, NULL, NULL);
+}
+
+void policy_print_noted(FILE *out, const struct policy *p, policy_note_fn note, void *ctx)
+{
 	uint32_t mode = p->mode <= ARGGUARD_MODE_ENFORCE ? p->mode : ARGGUARD_MODE_ENFORCE;
 	uint32_t empty = p->empty_argv_action <= ARGGUARD_ACTION_DENY ? p->empty_argv_action
 								      : ARGGUARD_ACTION_DENY;
 
+	if (note)
+		note(out, ARGGUARD_SCOPE_GLOBAL, 0, NULL, ctx);
 	fprintf(out, "[global]\nmode = %s\nempty_argv = %s\n", mode_name(mode), action_name(empty));
 	if (p->head_bytes)
 		fprintf(out, "argv_head_bytes = %u\n",
@@ -282,16 +289,25 @@ void policy_print(FILE *out, const struct policy *p)
 	if (p->n_admin_groups)
 		fprintf(out, "\n");
 	print_rule(out, &p->global);
-	if (!rule_is_empty(&p->setuid)) {
-		fprintf(out, "\n[setuid]\n");
+	if (note || !rule_is_empty(&p->setuid)) {
+		fputc('\n', out);
+		if (note)
+			note(out, ARGGUARD_SCOPE_SETUID, 0, NULL, ctx);
+		fprintf(out, "[setuid]\n");
 		print_rule(out, &p->setuid);
 	}
 	for (size_t i = 0; i < p->n_uids; i++) {
-		fprintf(out, "\n[uid %u]\n", p->uids[i].uid);
+		fputc('\n', out);
+		if (note)
+			note(out, ARGGUARD_SCOPE_UID, p->uids[i].uid, NULL, ctx);
+		fprintf(out, "[uid %u]\n", p->uids[i].uid);
 		print_rule(out, &p->uids[i].rule);
 	}
 	for (size_t i = 0; i < p->n_cgroups; i++) {
-		fprintf(out, "\n[cgroup %s]\n", p->cgroups[i].path);
+		fputc('\n', out);
+		if (note)
+			note(out, ARGGUARD_SCOPE_CGROUP, 0, p->cgroups[i].path, ctx);
+		fprintf(out, "[cgroup %s]\n", p->cgroups[i].path);
 		print_rule(out, &p->cgroups[i].rule);
 	}
 }

@@ -319,4 +319,15 @@ int policy_lockout_gate_here(const struct policy *p, const char *name, bool forc
 /* Print p as a policy file that policy_parse() reads back to the same policy. */
 void policy_print(FILE *out, const struct policy *p);
 
+/*
+ * What policy_print_noted() asks before each section: the scope's comment
+ * lines, printed just above its header (scope global, setuid, uid with
+ * uid, or cgroup with path). ctx is the caller's.
+ */
+typedef void (*policy_note_fn)(FILE *out, enum argguard_scope scope, uint32_t uid, const char *path,
+			       void *ctx);
+
+/* policy_print(), with note's comment above each section, [setuid] always printed. */
+void policy_print_noted(FILE *out, const struct policy *p, policy_note_fn note, void *ctx);
+
 #endif /* ARGGUARD_POLICY_H */

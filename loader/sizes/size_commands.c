@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 #include "names.h"
@@ -17,6 +18,7 @@
 #include "policy_maps.h"
 #include "size_report.h"
 #include "size_maps.h"
+#include "size_suggest.h"
 
 /* The live policy and the distributions. 0, or 1 with the error logged. */
 static int read_live(struct policy *live, struct size_data *d)
@@ -127,9 +129,21 @@ int suggest_command(int argc, char **argv)
 		{ "margin", required_argument, NULL, 'M' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
+		{ "tier", required_argument, NULL, 't' },
+		{ "counts", no_argument, NULL, 'c' },
+		{ "min-execs", required_argument, NULL, 'e' },
+		{ "min-hours", required_argument, NULL, 'H' },
 		{},
 	};
-	struct suggest_options o = { .keep_share = 1, .margin = 25, .mode = ARGGUARD_MODE_ENFORCE };
+	struct suggest_options o = {
+		.keep_share = 1,
+		.margin = 25,
+		.mode = ARGGUARD_MODE_ENFORCE,
+		.tier = SUGGEST_TIER_DENY,
+		.min_execs = SUGGEST_MIN_EXECS,
+		.min_hours = SUGGEST_MIN_HOURS,
+	};
+	struct suggest_note notes[ARGGUARD_SIZE_SLOTS];
 	const char *policy_path = NULL;
 	struct policy live, base, out;
 	struct size_data d;
@@ -170,22 +184,49 @@ int suggest_command(int argc, char **argv)
 		case 'p':
 			policy_path = optarg;
 			break;
+		case 't':
+			if (strcmp(optarg, "deny") && strcmp(optarg, "would-deny")) {
+				log_error("--tier takes deny or would-deny, not '%s'", optarg);
+				return 2;
+			}
+			o.tier = strcmp(optarg, "deny") ? SUGGEST_TIER_WOULD_DENY
+							: SUGGEST_TIER_DENY;
+			break;
+		case 'c':
+			o.counts = true;
+			break;
+		case 'e':
+			if (!parse_double(optarg, 0, 1e12, &v) || v != (uint64_t)v) {
+				log_error("--min-execs takes a whole number of execs, not '%s'",
+					  optarg);
+				return 2;
+			}
+			o.min_execs = (uint64_t)v;
+			break;
+		case 'H':
+			if (!parse_double(optarg, 0, 1e6, &v)) {
+				log_error("--min-hours takes a number of hours from 0, not '%s'",
+					  optarg);
+				return 2;
+			}
+			o.min_hours = v;
+			break;
 		default:
 			log_error("usage: argguard suggest [--keep-share P] [--margin M] "
-				  "[--mode MODE] [--policy FILE]");
+				  "[--mode MODE] [--tier deny|would-deny] [--counts] "
+				  "[--min-execs N] [--min-hours H] [--policy FILE]");
 			return 2;
 		}
 	}
 	ret = read_inputs("suggest", argc, argv, policy_path, &base, &live, &d);
 	if (ret)
 		return ret;
-	ret = size_suggest(policy_path ? &base : &live, &d, &o, &out);
+	o.now = (uint64_t)time(NULL);
+	ret = size_suggest(policy_path ? &base : &live, &live, &d, &o, &out, notes);
 	if (!ret) {
-		printf("# argguard suggest --keep-share %g --margin %u: from the execs counted "
-		       "under\n# %s; check it with argguard policy check.\n",
-		       o.keep_share * 100, o.margin, policy_path ? policy_path : "the live policy");
 		policy_sort(&out);
-		policy_print(stdout, &out);
+		size_suggest_print(stdout, &out, &d, &o, notes, &live,
+				   policy_path ? policy_path : "The live policy");
 		policy_free(&out);
 	} else {
 		log_error("failed to make the policy: %s", strerror(-ret));

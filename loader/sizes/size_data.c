@@ -29,6 +29,8 @@ void size_hist_add(struct size_hist *h, const struct argguard_sizes *cpu)
 		for (int b = 0; b < ARGGUARD_SIZE_BUCKETS; b++)
 			h->count[m][b] += cpu->count[m][b];
 	}
+	if (cpu->since && (!h->since || cpu->since < h->since))
+		h->since = cpu->since;
 }
 
 uint64_t size_hist_execs(const struct size_hist *h, enum argguard_size_metric m)
@@ -79,8 +81,10 @@ uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, 
 	return h->max[m];
 }
 
-void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu)
+void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu, bool denied)
 {
+	struct size_exec *list = denied ? d->largest_denied : d->largest;
+	size_t *n = denied ? &d->n_largest_denied : &d->n_largest;
 	const size_t room = sizeof(d->largest) / sizeof(d->largest[0]);
 
 	for (int i = 0; i < ARGGUARD_LARGEST; i++) {
@@ -100,20 +104,21 @@ void size_data_add_largest(struct size_data *d, const struct argguard_largest *c
 		if (!e.total_bytes && !e.argc)
 			continue; /* an empty entry */
 		memcpy(e.comm, &cpu->comm[i * ARGGUARD_COMM_LEN], ARGGUARD_COMM_LEN);
+		if (!denied &&
+		    e.total_bytes > d->slot_largest[e.slot % ARGGUARD_SIZE_SLOTS].total_bytes)
+			d->slot_largest[e.slot % ARGGUARD_SIZE_SLOTS] = e;
 		/* Insert in order, the largest first; the smallest falls off the end. */
-		for (at = d->n_largest; at > 0 && d->largest[at - 1].total_bytes < e.total_bytes;
-		     at--)
+		for (at = *n; at > 0 && list[at - 1].total_bytes < e.total_bytes; at--)
 			;
 		if (at >= room)
 			continue;
-		if (d->n_largest == room) {
-			free(d->largest[room - 1].cgroup);
-			d->n_largest--;
+		if (*n == room) {
+			free(list[room - 1].cgroup);
+			(*n)--;
 		}
-		memmove(&d->largest[at + 1], &d->largest[at],
-			(d->n_largest - at) * sizeof(d->largest[0]));
-		d->largest[at] = e;
-		d->n_largest++;
+		memmove(&list[at + 1], &list[at], (*n - at) * sizeof(list[0]));
+		list[at] = e;
+		(*n)++;
 	}
 }
 
@@ -122,111 +127,15 @@ void size_data_free(struct size_data *d)
 	for (size_t i = 0; i < d->n_largest; i++)
 		free(d->largest[i].cgroup);
 	d->n_largest = 0;
+	for (size_t i = 0; i < d->n_largest_denied; i++)
+		free(d->largest_denied[i].cgroup);
+	d->n_largest_denied = 0;
 	for (size_t i = 0; i < d->n_cgroups; i++)
 		free(d->cgroups[i].cgroup);
 	free(d->cgroups);
 	d->cgroups = NULL;
 	d->n_cgroups = 0;
-}
-
-static int copy_policy(const struct policy *base, struct policy *out)
-{
-	policy_init(out);
-	*out = *base;
-	out->uids = NULL;
-	out->n_uids = 0;
-	out->cgroups = NULL;
-	out->n_cgroups = 0;
-	out->admin_groups = NULL;
-	out->n_admin_groups = 0;
-	out->parts = NULL;
-	out->n_parts = 0;
-	for (size_t i = 0; i < base->n_uids; i++) {
-		struct argguard_rule *r =
-			policy_add_uid(out, base->uids[i].uid, &base->uids[i].rule, 0);
-
-		if (!r)
-			goto out_free;
-		out->uids[out->n_uids - 1].line = base->uids[i].line;
-	}
-	for (size_t i = 0; i < base->n_cgroups; i++) {
-		if (!policy_add_cgroup(out, base->cgroups[i].path, &base->cgroups[i].rule, 0))
-			goto out_free;
-		out->cgroups[out->n_cgroups - 1].line = base->cgroups[i].line;
-	}
-	if (base->n_admin_groups) {
-		out->admin_groups = calloc(base->n_admin_groups, sizeof(*out->admin_groups));
-		if (!out->admin_groups)
-			goto out_free;
-		for (size_t i = 0; i < base->n_admin_groups; i++) {
-			out->admin_groups[i] = strdup(base->admin_groups[i]);
-			out->n_admin_groups = i + 1;
-			if (!out->admin_groups[i])
-				goto out_free;
-		}
-	}
-	if (base->n_parts) {
-		/* The files the lines are in. */
-		out->parts = calloc(base->n_parts, sizeof(*out->parts));
-		if (!out->parts)
-			goto out_free;
-		for (size_t i = 0; i < base->n_parts; i++) {
-			out->parts[i].first = base->parts[i].first;
-			out->parts[i].name = strdup(base->parts[i].name);
-			out->n_parts = i + 1;
-			if (!out->parts[i].name)
-				goto out_free;
-		}
-	}
-	return 0;
-out_free:
-	policy_free(out);
-	return -ENOMEM;
-}
-
-/* The limit for metric m of one slot, or 0 to keep the base's. */
-static uint64_t suggested(const struct size_hist *h, enum argguard_size_metric m,
-			  const struct suggest_options *o)
-{
-	const struct policy_limit_info *info = &policy_limits[m];
-	uint64_t v = size_hist_keep(h, m, o->keep_share);
-	uint64_t add;
-
-	if (!size_hist_execs(h, m))
-		return 0;
-	add = v / 100 * o->margin + (v % 100 * o->margin + 99) / 100;
-	v = v > info->max - add ? info->max : v + add;
-	if (size_metric_bytes(m) && v <= info->max - 1023)
-		v = (v + 1023) & ~1023ULL;
-	if (v < info->lockout_floor)
-		v = info->lockout_floor;
-	return v ? v : 1;
-}
-
-_Static_assert(POLICY_LIMIT_max_argv_bytes == (int)ARGGUARD_SIZE_ARGV_BYTES &&
-		       POLICY_LIMIT_max_envc == (int)ARGGUARD_SIZE_ENVC,
-	       "a metric is the index of its rule limit in POLICY_LIMITS");
-
-int size_suggest(const struct policy *base, const struct size_data *d,
-		 const struct suggest_options *o, struct policy *out)
-{
-	int err = copy_policy(base, out);
-
-	if (err)
-		return err;
-	out->mode = o->mode;
-	for (int s = 0; s < ARGGUARD_SIZE_SLOTS; s++) {
-		struct argguard_rule *r =
-			(struct argguard_rule *)size_slots_rule(out, &d->scopes[s]);
-
-		if (!r)
-			continue;
-		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++) {
-			uint64_t v = suggested(&d->hist[s], m, o);
-
-			if (v)
-				policy_limit_set(r, (enum policy_limit)m, v);
-		}
-	}
-	return 0;
+	free(d->uids);
+	d->uids = NULL;
+	d->n_uids = 0;
 }

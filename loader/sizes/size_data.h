@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The size distributions the BPF program counts (argguard.h, "sizes" and
- * "largest"), summed over CPUs, and what they say: how many execs a limit
- * would have denied, and the limits that would have denied none (or all
- * but a share). Pure: the maps are read in size_maps.c.
+ * The size distributions the BPF program counts (argguard.h, "sizes",
+ * "largest", "cgroup_sizes" and "sizes_by_uid"), summed over CPUs, and what they say: how many execs a limit would have denied, and
+ * the value that lets through all of them, or a share. Pure: the maps are
+ * read in size_maps.c; suggest's policy is size_suggest.c's.
  */
 #ifndef ARGGUARD_SIZE_DATA_H
 #define ARGGUARD_SIZE_DATA_H
@@ -22,6 +22,7 @@ struct size_hist {
 	uint64_t max[ARGGUARD_NR_SIZE_METRICS];
 	uint64_t sum[ARGGUARD_NR_SIZE_METRICS];
 	uint64_t count[ARGGUARD_NR_SIZE_METRICS][ARGGUARD_SIZE_BUCKETS];
+	uint64_t since; /* when its counts began, epoch seconds; 0: unknown */
 };
 
 /* One of the largest execs seen. */
@@ -41,21 +42,35 @@ struct size_cgroup {
 	char *cgroup; /* its path, if it still exists; NULL if not */
 };
 
+/* One uid's execs of ARGGUARD_SIZES_BY_UID_FROM bytes and more that ran, in one slot. */
+struct size_uid {
+	uint32_t slot;
+	uint32_t uid; /* a subordinate uid's namespace user */
+	struct size_hist hist;
+};
+
 /* Everything argguard report and suggest read. */
 struct size_data {
-	struct size_hist hist[ARGGUARD_SIZE_SLOTS];
+	struct size_hist hist[ARGGUARD_SIZE_SLOTS]; /* the execs that ran */
+	struct size_hist denied[ARGGUARD_SIZE_SLOTS]; /* those argguard denied */
 	struct size_scope scopes[ARGGUARD_SIZE_SLOTS];
-	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* the largest first */
+	struct size_exec largest[ARGGUARD_LARGEST * 4]; /* that ran, the largest first */
 	size_t n_largest;
+	struct size_exec largest_denied[ARGGUARD_LARGEST * 4];
+	size_t n_largest_denied;
+	/* Each slot's largest exec that ran (its cgroup not named); total_bytes 0: none. */
+	struct size_exec slot_largest[ARGGUARD_SIZE_SLOTS];
 	struct size_cgroup *cgroups; /* by slot, then cgroup id */
 	size_t n_cgroups;
+	struct size_uid *uids; /* by slot, then uid */
+	size_t n_uids;
 };
 
 /* The metric's name ("argv_bytes" ...), and whether it counts bytes. */
 const char *size_metric_name(enum argguard_size_metric m);
 bool size_metric_bytes(enum argguard_size_metric m);
 
-/* Add one CPU's counts to h: the counts and sums add, the largest is kept. */
+/* Add one CPU's counts to h: counts and sums add; the largest, and the earliest since, are kept. */
 void size_hist_add(struct size_hist *h, const struct argguard_sizes *cpu);
 
 /* The execs counted in metric m (0 for argv and envp on a stock kernel). */
@@ -77,24 +92,12 @@ void size_hist_over(const struct size_hist *h, enum argguard_size_metric m, uint
  */
 uint64_t size_hist_keep(const struct size_hist *h, enum argguard_size_metric m, double keep_share);
 
-/* Merge one CPU's largest execs into d->largest, keeping the largest ARRAY_SIZE ones. */
-void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu);
-void size_data_free(struct size_data *d);
-
-struct suggest_options {
-	double keep_share; /* of the execs each limit lets through: 1 for all */
-	unsigned int margin; /* percent added on top */
-	uint32_t mode; /* the suggested policy's mode */
-};
-
 /*
- * Into out: base with, for each rule whose slot saw execs, each limit of
- * metric m set to size_hist_keep() plus the margin, rounded up to a whole
- * KiB for bytes, and never under its lockout floor. A metric with no
- * counts (argv and envp on a stock kernel) keeps base's limit. Returns 0
- * or -ENOMEM.
+ * Merge one CPU's largest execs of one slot's table into d->largest (that
+ * ran) or, denied, d->largest_denied, keeping the largest of each; and the
+ * largest that ran into d->slot_largest.
  */
-int size_suggest(const struct policy *base, const struct size_data *d,
-		 const struct suggest_options *o, struct policy *out);
+void size_data_add_largest(struct size_data *d, const struct argguard_largest *cpu, bool denied);
+void size_data_free(struct size_data *d);
 
 #endif /* ARGGUARD_SIZE_DATA_H */

@@ -55,17 +55,55 @@ static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *
 	return 0;
 }
 
+static int by_slot_then_uid(const void *a, const void *b)
+{
+	const struct size_uid *x = a, *y = b;
+
+	if (x->slot != y->slot)
+		return x->slot < y->slot ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/* The "sizes_by_uid" entries into d->uids; as with cgroup_sizes, one gone as this reads is left out. */
+static int read_sizes_by_uid(int fd, struct size_data *d)
+{
+	struct argguard_sizes_by_uid_key key, next, *prev = NULL;
+	struct argguard_sizes value;
+	struct size_uid *u;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &value))
+			continue;
+		u = realloc(d->uids, (d->n_uids + 1) * sizeof(*u));
+		if (!u)
+			return -ENOMEM;
+		d->uids = u;
+		u = &d->uids[d->n_uids++];
+		memset(u, 0, sizeof(*u));
+		u->slot = key.size_slot % ARGGUARD_SIZE_SLOTS;
+		u->uid = key.uid;
+		size_hist_add(&u->hist, &value);
+	}
+	if (errno != ENOENT)
+		return -errno;
+	if (d->n_uids)
+		qsort(d->uids, d->n_uids, sizeof(*d->uids), by_slot_then_uid);
+	return 0;
+}
+
 /*
  * The maps into d, and which scope each slot stands for from live (read by
- * policy_maps_read()); cgroup_sizes_fd < 0: none.
+ * policy_maps_read()): "sizes" (what ran and what was denied), "largest"
+ * (the same, each slot's table), "sizes_by_uid" and "cgroup_sizes".
  */
-static int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd,
-			   const struct policy *live, const char *cgroup_root, struct size_data *d)
+static int sizes_maps_read(const struct policy_maps *maps, const struct policy *live,
+			   const char *cgroup_root, struct size_data *d)
 {
 	int ncpus = libbpf_num_possible_cpus();
 	struct argguard_largest *top = NULL;
 	struct argguard_sizes *cpus;
-	__u32 zero = 0;
 	int err = 0;
 
 	memset(d, 0, sizeof(*d));
@@ -78,27 +116,40 @@ static int sizes_maps_read(int sizes_fd, int largest_fd, int cgroup_sizes_fd,
 		goto out;
 	}
 	size_slots_scopes(live, d->scopes);
-	for (__u32 slot = 1; slot < ARGGUARD_SIZE_SLOTS; slot++) {
-		if (bpf_map_lookup_elem(sizes_fd, &slot, cpus)) {
+	for (__u32 at = 1; at < ARGGUARD_SIZE_ENTRIES; at++) {
+		struct size_hist *h = at < ARGGUARD_SIZE_DENIED
+					      ? &d->hist[at]
+					      : &d->denied[at - ARGGUARD_SIZE_DENIED];
+
+		if (bpf_map_lookup_elem(maps->fd[PIN_SIZES], &at, cpus)) {
 			err = -errno;
 			goto out;
 		}
 		for (int c = 0; c < ncpus; c++)
-			size_hist_add(&d->hist[slot], &cpus[c]);
+			size_hist_add(h, &cpus[c]);
 	}
-	if (bpf_map_lookup_elem(largest_fd, &zero, top)) {
-		err = -errno;
-		goto out;
+	for (__u32 at = 1; at < ARGGUARD_SIZE_ENTRIES; at++) {
+		if (bpf_map_lookup_elem(maps->fd[PIN_LARGEST], &at, top)) {
+			err = -errno;
+			goto out;
+		}
+		for (int c = 0; c < ncpus; c++)
+			size_data_add_largest(d, &top[c], at >= ARGGUARD_SIZE_DENIED);
 	}
-	for (int c = 0; c < ncpus; c++)
-		size_data_add_largest(d, &top[c]);
 	for (size_t i = 0; i < d->n_largest; i++) {
 		int cerr;
 
 		d->largest[i].cgroup = cgroup_path(cgroup_root, d->largest[i].cgroup_id, &cerr);
 	}
-	if (cgroup_sizes_fd >= 0)
-		err = read_cgroup_sizes(cgroup_sizes_fd, cgroup_root, d);
+	for (size_t i = 0; i < d->n_largest_denied; i++) {
+		int cerr;
+
+		d->largest_denied[i].cgroup =
+			cgroup_path(cgroup_root, d->largest_denied[i].cgroup_id, &cerr);
+	}
+	err = read_sizes_by_uid(maps->fd[PIN_SIZES_BY_UID], d);
+	if (!err)
+		err = read_cgroup_sizes(maps->fd[PIN_CGROUP_SIZES], cgroup_root, d);
 out:
 	free(cpus);
 	free(top);
@@ -112,8 +163,7 @@ int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root
 
 	if (err)
 		return err;
-	err = sizes_maps_read(maps->fd[PIN_SIZES], maps->fd[PIN_LARGEST],
-			      maps->fd[PIN_CGROUP_SIZES], live, cgroup_root, d);
+	err = sizes_maps_read(maps, live, cgroup_root, d);
 	if (err) {
 		size_data_free(d);
 		policy_free(live);

@@ -7,11 +7,11 @@
 #include "size_data.h"
 
 /*
- * The live policy from maps into live, then the "sizes", "largest" and
- * "cgroup_sizes" maps into d, summed over CPUs, with which scope each slot
- * stands for; the largest execs' cgroups, and the cgroups patterns judged,
- * are named as cgroup_root has them now. Returns 0 (free d with
- * size_data_free()), or a negative errno with live and d empty.
+ * The live policy from maps into live, then the "sizes", "largest",
+ * "sizes_by_uid" and "cgroup_sizes" maps into d, summed over CPUs, with which scope each slot stands for; the largest execs' cgroups,
+ * and the cgroups patterns judged, are named as cgroup_root has them now.
+ * Returns 0 (free d with size_data_free()), or a negative errno with live
+ * and d empty.
  */
 int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root,
 			 struct policy *live, struct size_data *d);

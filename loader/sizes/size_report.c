@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <string.h>
+#include <time.h>
 
 #include "cgroup_pattern.h"
 #include "container.h"
@@ -129,40 +130,45 @@ static void print_cgroups(FILE *out, const struct size_data *d, int s)
 	}
 }
 
-static void print_text(FILE *out, const struct size_data *d, const struct policy *policy,
-		       const char *policy_name)
+/* A slot's execs that ran, and those argguard denied. */
+static uint64_t ran(const struct size_data *d, int s)
+{
+	return size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES);
+}
+
+static uint64_t denied(const struct size_data *d, int s)
+{
+	return size_hist_execs(&d->denied[s], ARGGUARD_SIZE_TOTAL_BYTES);
+}
+
+/* Whether report shows slot s: it counted, and stands for a scope. */
+static bool shown(const struct size_data *d, int s)
+{
+	return (ran(d, s) || denied(d, s)) && size_scope_shown(&d->scopes[s]);
+}
+
+/* " since 2024-05-01T12:00:00Z" for epoch seconds t, or "" if unknown. */
+static void since_text(char *buf, size_t len, uint64_t t)
+{
+	time_t when = (time_t)t;
+	struct tm tm;
+
+	buf[0] = '\0';
+	if (t && gmtime_r(&when, &tm))
+		strftime(buf, len, " since %Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void print_largest(FILE *out, const struct size_data *d, const struct size_exec *list,
+			  size_t n, const char *title)
 {
 	char name[300], safe[TERMINAL_SAFE_SIZE(sizeof(name))];
-	bool any = false;
 
-	fprintf(out, "Exec sizes by scope (limits as in %s):\n", policy_name);
-	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
-		const struct size_hist *h = &d->hist[s];
-		const struct argguard_rule *r = size_slots_rule(policy, &d->scopes[s]);
-		uint64_t n = size_hist_execs(h, ARGGUARD_SIZE_TOTAL_BYTES);
-
-		if (!n || !size_scope_shown(&d->scopes[s]))
-			continue;
-		any = true;
-		size_scope_name(&d->scopes[s], name, sizeof(name));
-		fprintf(out, "\n[%s] %" PRIu64 " execs\n", terminal_safe(safe, sizeof(safe), name),
-			n);
-		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
-			print_chart(out, h, m);
-		if (r)
-			print_limits(out, h, r);
-		else if (!d->scopes[s].other)
-			fprintf(out, "  (no such rule in %s)\n", policy_name);
-		print_cgroups(out, d, s);
-	}
-	if (!any)
-		fprintf(out, "\nNo exec counted yet.\n");
-	if (!d->n_largest)
+	if (!n)
 		return;
-	fprintf(out, "\nLargest execs:\n  %10s %10s %10s %8s %8s %8s  %-16s %-20s %s\n", "total",
+	fprintf(out, "\n%s:\n  %10s %10s %10s %8s %8s %8s  %-16s %-20s %s\n", title, "total",
 		"argv", "envp", "argc", "envc", "uid", "comm", "scope", "cgroup");
-	for (size_t i = 0; i < d->n_largest; i++) {
-		const struct size_exec *e = &d->largest[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct size_exec *e = &list[i];
 		char argv[24] = "-", envp[24] = "-", comm[TERMINAL_SAFE_SIZE(sizeof(e->comm))];
 
 		if (e->exact) {
@@ -177,6 +183,43 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 			terminal_safe(safe, sizeof(safe), name));
 		terminal_safe_fputs(out, "", e->cgroup ? e->cgroup : "(gone)", "\n");
 	}
+}
+
+static void print_text(FILE *out, const struct size_data *d, const struct policy *policy,
+		       const char *policy_name)
+{
+	char name[300], safe[TERMINAL_SAFE_SIZE(sizeof(name))], since[40];
+	bool any = false;
+
+	fprintf(out, "Exec sizes by scope (limits as in %s):\n", policy_name);
+	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
+		const struct size_hist *h = &d->hist[s];
+		const struct argguard_rule *r = size_slots_rule(policy, &d->scopes[s]);
+
+		if (!shown(d, s))
+			continue;
+		any = true;
+		size_scope_name(&d->scopes[s], name, sizeof(name));
+		since_text(since, sizeof(since), h->since);
+		fprintf(out, "\n[%s] %" PRIu64 " execs ran, %" PRIu64 " denied%s\n",
+			terminal_safe(safe, sizeof(safe), name), ran(d, s), denied(d, s), since);
+		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
+			print_chart(out, h, m);
+		if (r)
+			print_limits(out, h, r);
+		else if (!d->scopes[s].other)
+			fprintf(out, "  (no such rule in %s)\n", policy_name);
+		print_cgroups(out, d, s);
+		if (!denied(d, s))
+			continue;
+		fprintf(out, "  denied (suggest counts none of them):\n");
+		for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++)
+			print_chart(out, &d->denied[s], m);
+	}
+	if (!any)
+		fprintf(out, "\nNo exec counted yet.\n");
+	print_largest(out, d, d->largest, d->n_largest, "Largest execs that ran");
+	print_largest(out, d, d->largest_denied, d->n_largest_denied, "Largest execs denied");
 }
 
 /* {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}: the buckets that counted. */
@@ -253,6 +296,22 @@ static void write_cgroup(struct json_writer *w, const struct size_cgroup *c)
 	json_end_object(w);
 }
 
+/* [{"uid", "execs", "metrics"}]: slot s's large execs that ran, by uid. */
+static void write_by_uid(struct json_writer *w, const struct size_data *d, int s)
+{
+	json_begin_array(w, "by_uid");
+	for (size_t i = 0; i < d->n_uids; i++) {
+		if (d->uids[i].slot != (uint32_t)s)
+			continue;
+		json_begin_object(w, NULL);
+		json_u64(w, "uid", d->uids[i].uid);
+		json_u64(w, "execs", size_hist_execs(&d->uids[i].hist, ARGGUARD_SIZE_TOTAL_BYTES));
+		write_metrics(w, &d->uids[i].hist);
+		json_end_object(w);
+	}
+	json_end_array(w);
+}
+
 static void write_scope(struct json_writer *w, const struct size_data *d, int s,
 			const struct policy *policy)
 {
@@ -266,9 +325,18 @@ static void write_scope(struct json_writer *w, const struct size_data *d, int s,
 		json_u64(w, "uid", sc->uid);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP)
 		json_str(w, "cgroup", sc->path);
-	json_u64(w, "execs", size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES));
+	if (d->hist[s].since)
+		json_u64(w, "since", d->hist[s].since);
+	else
+		json_null(w, "since");
+	json_u64(w, "execs", ran(d, s));
 	write_metrics(w, &d->hist[s]);
 	write_limits(w, &d->hist[s], size_slots_rule(policy, sc));
+	json_begin_object(w, "denied");
+	json_u64(w, "execs", denied(d, s));
+	write_metrics(w, &d->denied[s]);
+	json_end_object(w);
+	write_by_uid(w, d, s);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP && cgroup_is_pattern(sc->path)) {
 		json_begin_array(w, "cgroups");
 		for (size_t i = 0; i < d->n_cgroups; i++)
@@ -299,10 +367,12 @@ static void write_largest(struct json_writer *w, const struct size_data *d,
 }
 
 /*
- * {"policy": name, "scopes": [{"scope", "uid"|"cgroup", "execs", "metrics": {metric:
- * {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}}, "limits": [{"limit",
- * "value", "over_at_least", "over_at_most"}], and for a pattern's rule "cgroups":
- * [write_cgroup()]}], "largest": [{...}]}
+ * {"policy": name, "scopes": [{"scope", "uid"|"cgroup", "since", "execs", "metrics":
+ * {metric: {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}}, "limits":
+ * [{"limit", "value", "over_at_least", "over_at_most"}], "denied": {"execs", "metrics"},
+ * "by_uid": [{"uid", "execs", "metrics"}], and for a pattern's rule "cgroups":
+ * [write_cgroup()]}], "largest": [{...}], "largest_denied": [{...}]}. "execs",
+ * "metrics" and "largest" are the execs that ran.
  */
 static int print_json(FILE *out, const struct size_data *d, const struct policy *policy,
 		      const char *policy_name)
@@ -314,13 +384,16 @@ static int print_json(FILE *out, const struct size_data *d, const struct policy 
 	json_str(&w, "policy", policy_name);
 	json_begin_array(&w, "scopes");
 	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++)
-		if (size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES) &&
-		    size_scope_shown(&d->scopes[s]))
+		if (shown(d, s))
 			write_scope(&w, d, s, policy);
 	json_end_array(&w);
 	json_begin_array(&w, "largest");
 	for (size_t i = 0; i < d->n_largest; i++)
 		write_largest(&w, d, &d->largest[i]);
+	json_end_array(&w);
+	json_begin_array(&w, "largest_denied");
+	for (size_t i = 0; i < d->n_largest_denied; i++)
+		write_largest(&w, d, &d->largest_denied[i]);
 	json_end_array(&w);
 	json_end_object(&w);
 	return json_writer_print(&w, out);

@@ -27,6 +27,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -356,10 +358,15 @@ static void make_maps(void)
 	pm.fd[PIN_CGROUP_INDEX] =
 		fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_cgroup_index), 2);
 	pm.fd[PIN_SIZES] = fake_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct argguard_sizes),
-				    ARGGUARD_SIZE_SLOTS);
+				    ARGGUARD_SIZE_ENTRIES);
 	pm.fd[PIN_CGROUP_SIZES] =
 		fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_cgroup_sizes_key),
 			 sizeof(struct argguard_sizes), MAX_ENTRIES);
+	pm.fd[PIN_SIZES_BY_UID] =
+		fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_sizes_by_uid_key),
+			 sizeof(struct argguard_sizes), MAX_ENTRIES);
+	pm.fd[PIN_LARGEST] = fake_map(BPF_MAP_TYPE_PERCPU_ARRAY, 4, sizeof(struct argguard_largest),
+				      ARGGUARD_SIZE_ENTRIES);
 }
 
 static void parse(const char *text, struct policy *p)
@@ -578,8 +585,84 @@ static void apply_waits_for_mkdirs_before_it_indexes(void)
 	rmdir(root);
 }
 
+/*
+ * slot's since, and its total_bytes count there and in its denied entry;
+ * their tables of the largest count as one more each.
+ */
+static void slot_state(__u32 slot, __u64 *since, __u64 *ran, __u64 *denied)
+{
+	struct argguard_sizes h = { 0 };
+	struct argguard_largest l = { 0 };
+	__u32 at = slot;
+
+	bpf_map_lookup_elem(pm.fd[PIN_SIZES], &at, &h);
+	*since = h.since;
+	bpf_map_lookup_elem(pm.fd[PIN_LARGEST], &at, &l);
+	*ran = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0] + l.total_bytes[0];
+	at = slot + ARGGUARD_SIZE_DENIED;
+	bpf_map_lookup_elem(pm.fd[PIN_SIZES], &at, &h);
+	bpf_map_lookup_elem(pm.fd[PIN_LARGEST], &at, &l);
+	*denied = h.count[ARGGUARD_SIZE_TOTAL_BYTES][0] + l.total_bytes[0];
+}
+
+/*
+ * An apply dates each slot it first gives a rule, and one it takes afresh
+ * for a new rule; that one's counts, what ran and what was denied, and its
+ * uids', were another rule's and are cleared. A slot a rule keeps keeps
+ * its counts and its date.
+ */
+static void apply_dates_and_clears_slots(void)
+{
+	static const char first[] = "[global]\nmode = enforce\n[uid 1000]\nmax_argc = 100\n";
+	static const char next[] = "[global]\nmode = enforce\n[uid 2000]\nmax_argc = 100\n";
+	struct argguard_sizes one = { 0 };
+	struct argguard_largest top = { 0 };
+	struct argguard_sizes_by_uid_key uid_key = { .size_slot = 3, .uid = 1000 };
+	__u64 since, ran, denied, old = 12345, before = (__u64)time(NULL);
+	struct policy p;
+	__u32 at;
+
+	make_maps();
+	parse(first, &p);
+	CHECK(!policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED),
+	      "a first apply");
+	policy_free(&p);
+	slot_state(ARGGUARD_SIZE_SLOT_GLOBAL, &since, &ran, &denied);
+	CHECK(since >= before && since <= (__u64)time(NULL), "global's window begins now: %llu",
+	      (unsigned long long)since);
+	slot_state(3, &since, &ran, &denied);
+	CHECK(since >= before, "and the uid rule's, slot 3");
+	/* Counts in slot 3, and an old date for global, as a day of execs leaves them. */
+	one.count[ARGGUARD_SIZE_TOTAL_BYTES][0] = 6;
+	one.since = old;
+	top.total_bytes[0] = 1;
+	for (at = 0; at < ARGGUARD_SIZE_ENTRIES; at++) {
+		bpf_map_update_elem(pm.fd[PIN_SIZES], &at, &one, BPF_ANY);
+		bpf_map_update_elem(pm.fd[PIN_LARGEST], &at, &top, BPF_ANY);
+	}
+	bpf_map_update_elem(pm.fd[PIN_SIZES_BY_UID], &uid_key, &one, BPF_ANY);
+	parse(next, &p);
+	CHECK(!policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED),
+	      "an apply with another uid rule");
+	policy_free(&p);
+	slot_state(ARGGUARD_SIZE_SLOT_GLOBAL, &since, &ran, &denied);
+	CHECK(since == old && ran == 7 && denied == 7, "global keeps its counts and its date");
+	slot_state(4, &since, &ran, &denied);
+	CHECK(since >= before && !ran && !denied,
+	      "the new rule's slot, 4, is cleared, what ran and what was denied, its tables of the "
+	      "largest too, and dated");
+	slot_state(3, &since, &ran, &denied);
+	CHECK(ran == 7, "the dropped rule's slot is left for the next rule to clear");
+	parse(first, &p);
+	policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED);
+	policy_free(&p);
+	CHECK(bpf_map_lookup_elem(pm.fd[PIN_SIZES_BY_UID], &uid_key, &one) && errno == ENOENT,
+	      "a slot taken afresh loses its uids' counts");
+}
+
 int main(void)
 {
+	apply_dates_and_clears_slots();
 	apply_waits_for_mkdirs_before_it_indexes();
 	full_index_is_counted_not_failed();
 	late_mkdir_leaves_no_stale_index("[global]\nmode = enforce\n"

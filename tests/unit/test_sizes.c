@@ -2,8 +2,9 @@
 /*
  * The size distributions: the bucket the BPF program counts a value in
  * (bpf/size_bucket.h, the very code), how many execs a limit would have
- * denied, the limits suggest makes, which slot each rule counts in, and
- * the report that prints them.
+ * denied, the limits suggest makes (floors, minimum sample, weight by uid,
+ * denied execs apart, the tier) and the file it prints, which slot each
+ * rule counts in, and the report that prints them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "size_report.h"
 #include "size_slots.h"
 #include "size_data.h"
+#include "size_suggest.h"
 #include "parse_quietly.h"
 
 /* The bucket by its definition: 0 for 0 and 1, else the index of the top bit, at most 31. */
@@ -141,6 +143,32 @@ static struct policy two_rules(void)
 	return p;
 }
 
+/* The tables of the largest, each slot's: those that ran and those denied, apart. */
+static void test_largest(void)
+{
+	struct argguard_largest cpu = { 0 };
+	struct size_data d;
+
+	memset(&d, 0, sizeof(d));
+	cpu.total_bytes[0] = 5000;
+	cpu.uid[0] = 1000;
+	cpu.slot[0] = 3;
+	cpu.total_bytes[1] = 9000;
+	cpu.uid[1] = 1001;
+	cpu.slot[1] = 3;
+	size_data_add_largest(&d, &cpu, false);
+	cpu.total_bytes[0] = 4 << 20;
+	cpu.uid[0] = 65534;
+	cpu.total_bytes[1] = 0;
+	size_data_add_largest(&d, &cpu, true);
+	CHECK(d.n_largest == 2 && d.largest[0].total_bytes == 9000 && d.n_largest_denied == 1 &&
+		      d.largest_denied[0].total_bytes == 4 << 20,
+	      "what ran and what was denied, in tables of their own");
+	CHECK(d.slot_largest[3].total_bytes == 9000 && d.slot_largest[3].uid == 1001,
+	      "slot 3's largest that ran, and whose: a denied one is not it");
+	size_data_free(&d);
+}
+
 static void test_slots(void)
 {
 	struct policy live = two_rules(), next;
@@ -204,41 +232,370 @@ static void test_slots(void)
 	policy_free(&live);
 }
 
-static void test_suggest(void)
+/* n execs of each value in values, of metric m. */
+static void fill_metric(struct size_hist *h, int m, const __u64 *values, size_t n_values, __u64 n)
+{
+	struct argguard_sizes cpu;
+
+	memset(&cpu, 0, sizeof(cpu));
+	for (size_t i = 0; i < n_values; i++) {
+		cpu.count[m][size_bucket(values[i])] += n;
+		cpu.sum[m] += n * values[i];
+		if (values[i] > cpu.max[m])
+			cpu.max[m] = values[i];
+	}
+	size_hist_add(h, &cpu);
+}
+
+#define NOW 1700000000ULL
+#define HOURS(h) ((__u64)(h)*3600)
+
+/* The options a test starts from: the defaults, but a sample of 10 execs over a day. */
+static struct suggest_options options(void)
+{
+	return (struct suggest_options){ .keep_share = 1,
+					 .margin = 25,
+					 .mode = ARGGUARD_MODE_ENFORCE,
+					 .tier = SUGGEST_TIER_DENY,
+					 .min_execs = 10,
+					 .min_hours = 24,
+					 .now = NOW };
+}
+
+/* uid 1000 (slot 3): 7 execs of 40000 bytes and 7 of 250000, 3 arguments, over two days. */
+static void sample(struct policy *live, struct size_data *d)
 {
 	static const __u64 seen[] = { 40000, 250000 };
-	struct policy live = two_rules(), out;
-	struct suggest_options o = { .keep_share = 1, .margin = 25, .mode = ARGGUARD_MODE_ENFORCE };
-	struct size_data d;
-	struct argguard_sizes argc = { 0 };
 
-	memset(&d, 0, sizeof(d));
-	size_slots_assign(&live, NULL, true);
-	size_slots_scopes(&live, d.scopes);
-	fill(&d.hist[3], seen, 2, 7); /* uid 1000 */
-	argc.count[ARGGUARD_SIZE_ARGC][size_bucket(3)] = 1;
-	argc.max[ARGGUARD_SIZE_ARGC] = 3;
-	size_hist_add(&d.hist[3], &argc);
-	fill(&d.hist[ARGGUARD_SIZE_SLOT_GLOBAL], (const __u64[]){ 1000 }, 1, 1);
-	CHECK(!size_suggest(&live, &d, &o, &out), "a policy is made");
+	*live = two_rules();
+	live->mode = ARGGUARD_MODE_ENFORCE;
+	memset(d, 0, sizeof(*d));
+	size_slots_assign(live, NULL, true);
+	size_slots_scopes(live, d->scopes);
+	fill(&d->hist[3], seen, 2, 7);
+	fill_metric(&d->hist[3], ARGGUARD_SIZE_ARGC, (const __u64[]){ 3 }, 1, 14);
+	d->hist[3].since = NOW - HOURS(48);
+}
+
+static void test_suggest(void)
+{
+	struct suggest_options o = options();
+	struct suggest_note notes[ARGGUARD_SIZE_SLOTS];
+	struct policy live, out;
+	struct size_data d;
+
+	sample(&live, &d);
+	fill(&d.hist[ARGGUARD_SIZE_SLOT_GLOBAL], (const __u64[]){ 1000 }, 1, 20);
+	d.hist[ARGGUARD_SIZE_SLOT_GLOBAL].since = NOW - HOURS(30);
+	CHECK(!size_suggest(&live, &live, &d, &o, &out, notes), "a policy is made");
 	CHECK(out.mode == ARGGUARD_MODE_ENFORCE, "in the mode asked for");
 	CHECK(out.uids[0].rule.max_total_bytes == 313344,
 	      "the largest total plus 25%%, up to a whole K: %llu",
 	      (unsigned long long)out.uids[0].rule.max_total_bytes);
-	CHECK(out.uids[0].rule.max_argc == LOCKOUT_MIN_COUNT, "never under the lockout floor: %u",
+	CHECK(notes[3].execs == 14 && notes[3].hours == 48 && !notes[3].kept,
+	      "the note gives the sample: %llu execs, %g hours", (unsigned long long)notes[3].execs,
+	      notes[3].hours);
+	CHECK(out.uids[0].rule.max_argc == 0 && out.uids[0].rule.max_envc == 0,
+	      "max_argc and max_envc are left as they were unless asked for: %u",
 	      out.uids[0].rule.max_argc);
 	CHECK(out.uids[0].rule.max_argv_bytes == 0,
 	      "a metric not counted (a stock kernel's argv) keeps its limit");
-	CHECK(out.global.max_total_bytes == LOCKOUT_MIN_BYTES, "global too, at its floor");
-	CHECK(out.cgroups[0].rule.max_total_bytes == 0, "a rule that saw nothing is left alone");
+	CHECK(out.global.max_total_bytes == SUGGEST_MIN_BYTES &&
+		      notes[ARGGUARD_SIZE_SLOT_GLOBAL].floored ==
+			      1U << POLICY_LIMIT_max_total_bytes,
+	      "global's 1000 bytes give the byte floor, 128K, and its note says so: %llu",
+	      (unsigned long long)out.global.max_total_bytes);
+	CHECK(out.cgroups[0].rule.max_total_bytes == 0 && !notes[4].counted,
+	      "a rule that saw nothing is left alone");
+	CHECK(!out.uids[0].rule.audit_max_total_bytes, "the tier is left alone");
 	policy_free(&out);
 
-	o.keep_share = 0.5;
-	o.margin = 0;
-	size_suggest(&live, &d, &o, &out);
-	CHECK(out.uids[0].rule.max_total_bytes == 65536,
-	      "keeping half: the top of the bucket that holds it, up to a whole K: %llu",
+	o.counts = true;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.max_argc == SUGGEST_MIN_COUNT && !out.uids[0].rule.max_envc,
+	      "--counts: max_argc at its floor, 32768; envc, never counted here, left alone: "
+	      "%u, %u",
+	      out.uids[0].rule.max_argc, out.uids[0].rule.max_envc);
+	policy_free(&out);
+	policy_free(&live);
+}
+
+/* --tier would-deny sets the audit_max_ limits, and leaves the deny limits as they are. */
+static void test_suggest_tier(void)
+{
+	struct suggest_options o = options();
+	struct suggest_note notes[ARGGUARD_SIZE_SLOTS];
+	struct policy live, out;
+	struct size_data d;
+
+	sample(&live, &d);
+	live.uids[0].rule.max_total_bytes = 1 << 20;
+	o.tier = SUGGEST_TIER_WOULD_DENY;
+	o.counts = true;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.audit_max_total_bytes == 313344 &&
+		      out.uids[0].rule.audit_max_argc == SUGGEST_MIN_COUNT,
+	      "the tier's limits are suggested: %llu, %u",
+	      (unsigned long long)out.uids[0].rule.audit_max_total_bytes,
+	      out.uids[0].rule.audit_max_argc);
+	CHECK(out.uids[0].rule.max_total_bytes == 1 << 20 && !out.uids[0].rule.max_argc,
+	      "the deny limits are as they were: %llu",
 	      (unsigned long long)out.uids[0].rule.max_total_bytes);
+	policy_free(&out);
+	policy_free(&live);
+}
+
+/*
+ * What argguard denied never raises a limit: the denied execs are kept
+ * apart, and no suggestion passes the deny limit in force. Mode audit
+ * denied nothing: what ran over its limits counts, and the note says so.
+ */
+static void test_suggest_denied_apart(void)
+{
+	struct suggest_options o = options();
+	struct suggest_note notes[ARGGUARD_SIZE_SLOTS];
+	struct policy live, out;
+	struct size_data d;
+
+	sample(&live, &d);
+	fill(&d.denied[3], (const __u64[]){ 4 << 20 }, 1, 30);
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.max_total_bytes == 313344 && notes[3].denied == 30,
+	      "30 denied execs of 4M leave the suggestion as it was: %llu",
+	      (unsigned long long)out.uids[0].rule.max_total_bytes);
+	policy_free(&out);
+
+	live.uids[0].rule.max_total_bytes = 200 << 10;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.max_total_bytes == 200 << 10 &&
+		      notes[3].capped == 1U << POLICY_LIMIT_max_total_bytes,
+	      "never above the deny limit in force, and the note says so: %llu",
+	      (unsigned long long)out.uids[0].rule.max_total_bytes);
+	policy_free(&out);
+
+	live.uids[0].rule.action = ARGGUARD_ACTION_AUDIT;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.max_total_bytes == 313344 && !notes[3].capped &&
+		      notes[3].not_denying && notes[3].over_in_force >= 1,
+	      "a rule that only audits held nothing back: what ran over it counts (%llu)",
+	      (unsigned long long)out.uids[0].rule.max_total_bytes);
+	policy_free(&out);
+
+	live.uids[0].rule.action = ARGGUARD_ACTION_DENY;
+	live.mode = ARGGUARD_MODE_AUDIT;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.max_total_bytes == 313344 && notes[3].not_denying,
+	      "nor does a rule in mode audit: %llu",
+	      (unsigned long long)out.uids[0].rule.max_total_bytes);
+	policy_free(&out);
+	policy_free(&live);
+}
+
+/* A scope with too few execs, or too few hours of them, keeps its limits; and the floors. */
+static void test_suggest_min_sample_and_floors(void)
+{
+	struct suggest_options o = options();
+	struct suggest_note notes[ARGGUARD_SIZE_SLOTS];
+	struct policy live, out;
+	struct size_data d;
+
+	sample(&live, &d);
+	live.setuid.max_total_bytes = 256 << 10;
+	fill(&d.hist[ARGGUARD_SIZE_SLOT_SETUID], (const __u64[]){ 3000 }, 1, 1);
+	fill_metric(&d.hist[ARGGUARD_SIZE_SLOT_SETUID], ARGGUARD_SIZE_ARGC, (const __u64[]){ 3 }, 1,
+		    1);
+	d.hist[ARGGUARD_SIZE_SLOT_SETUID].since = NOW - HOURS(100);
+	d.hist[3].since = NOW - HOURS(2);
+	o.counts = true;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.setuid.max_total_bytes == 256 << 10 && !out.setuid.max_argc &&
+		      notes[ARGGUARD_SIZE_SLOT_SETUID].kept,
+	      "one setuid exec of 3 arguments is under the minimum sample: its limits as they "
+	      "were (%llu, argc %u)",
+	      (unsigned long long)out.setuid.max_total_bytes, out.setuid.max_argc);
+	CHECK(!out.uids[0].rule.max_total_bytes && notes[3].kept,
+	      "14 execs over 2 hours are under 24 hours: kept");
+	policy_free(&out);
+
+	/* The quiet host: a week of execs of about 3 KB and 4 arguments, one of 40 KB. */
+	memset(&d.hist[3], 0, sizeof(d.hist[3]));
+	fill(&d.hist[3], (const __u64[]){ 3000, 40000 }, 2, 1);
+	fill(&d.hist[3], (const __u64[]){ 3000 }, 1, 100000);
+	fill_metric(&d.hist[3], ARGGUARD_SIZE_ARGC, (const __u64[]){ 4 }, 1, 100002);
+	fill_metric(&d.hist[3], ARGGUARD_SIZE_ENVC, (const __u64[]){ 12 }, 1, 100002);
+	fill_metric(&d.hist[3], ARGGUARD_SIZE_ARGV_BYTES, (const __u64[]){ 100, 30000 }, 2, 1);
+	fill_metric(&d.hist[3], ARGGUARD_SIZE_ENVP_BYTES, (const __u64[]){ 2900, 10000 }, 2, 1);
+	d.hist[3].since = NOW - HOURS(24 * 7);
+	o.counts = false;
+	for (int pass = 0; pass < 2; pass++) {
+		size_suggest(&live, &live, &d, &o, &out, notes);
+		CHECK(out.uids[0].rule.max_total_bytes == SUGGEST_MIN_BYTES &&
+			      out.uids[0].rule.max_argv_bytes == SUGGEST_MIN_BYTES &&
+			      out.uids[0].rule.max_envp_bytes == SUGGEST_MIN_BYTES,
+		      "the quiet host's bytes give the byte floor, 128K (keep-share %g): %llu",
+		      o.keep_share * 100, (unsigned long long)out.uids[0].rule.max_total_bytes);
+		CHECK(pass ? out.uids[0].rule.max_argc == SUGGEST_MIN_COUNT &&
+				      out.uids[0].rule.max_envc == SUGGEST_MIN_COUNT
+			   : !out.uids[0].rule.max_argc && !out.uids[0].rule.max_envc,
+		      "its 4 arguments: max_argc %s (%u)",
+		      pass ? "at its floor, 32768, when asked for" : "left alone",
+		      out.uids[0].rule.max_argc);
+		policy_free(&out);
+		o.counts = true;
+		o.keep_share = 0.5;
+	}
+
+	/* A limit in force under the floor stays: no suggestion passes it. */
+	live.uids[0].rule.max_total_bytes = 64 << 10;
+	o = options();
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	CHECK(out.uids[0].rule.max_total_bytes == 64 << 10,
+	      "a deny limit in force under the floor is kept: %llu",
+	      (unsigned long long)out.uids[0].rule.max_total_bytes);
+	policy_free(&out);
+	policy_free(&live);
+}
+
+/* uid's execs of total bytes in slot 3 of d, as the BPF program counts them by uid. */
+static void add_uid(struct size_data *d, uint32_t uid, const __u64 *sizes, size_t n_sizes, __u64 n)
+{
+	struct size_uid *u = realloc(d->uids, (d->n_uids + 1) * sizeof(*u));
+
+	if (!u)
+		abort();
+	d->uids = u;
+	u = &d->uids[d->n_uids++];
+	memset(u, 0, sizeof(*u));
+	u->slot = 3;
+	u->uid = uid;
+	fill(&u->hist, sizes, n_sizes, n);
+	fill(&d->hist[3], sizes, n_sizes, n);
+}
+
+/*
+ * A share under 100%: of the execs at or over the floor, each uid's as one
+ * uid, and never under what leaving one uid out gives. One uid's flood
+ * moves it no more than one exec of its own would, up or down.
+ */
+static void test_suggest_weighs_by_uid(void)
+{
+	struct policy live = two_rules();
+	struct size_data d;
+	const int T = ARGGUARD_SIZE_TOTAL_BYTES;
+	uint64_t one, flood;
+
+	memset(&d, 0, sizeof(d));
+	size_slots_assign(&live, NULL, true);
+	size_slots_scopes(&live, d.scopes);
+	/* A build uid: 950 link lines of 200K, 50 of 1.5M; a million small execs of others. */
+	add_uid(&d, 2000, (const __u64[]){ 200000 }, 1, 950);
+	add_uid(&d, 2000, (const __u64[]){ 1500000 }, 1, 50);
+	d.uids[0].hist.count[T][size_bucket(1500000)] += 50;
+	d.uids[0].hist.max[T] = 1500000;
+	d.n_uids = 1;
+	fill(&d.hist[3], (const __u64[]){ 3000 }, 1, 1000000);
+	CHECK(size_keep_by_uid(&d, 3, T, 0.97, SUGGEST_MIN_BYTES) == 1500000,
+	      "a million small execs under the floor weigh nothing: the 5%% of 1.5M is kept (%llu)",
+	      (unsigned long long)size_keep_by_uid(&d, 3, T, 0.97, SUGGEST_MIN_BYTES));
+
+	/* One uid's flood of 140K execs, just over the floor, to push the share down. */
+	add_uid(&d, 3000, (const __u64[]){ 140000 }, 1, 1);
+	one = size_keep_by_uid(&d, 3, T, 0.97, SUGGEST_MIN_BYTES);
+	fill(&d.uids[1].hist, (const __u64[]){ 140000 }, 1, 999999);
+	fill(&d.hist[3], (const __u64[]){ 140000 }, 1, 999999);
+	flood = size_keep_by_uid(&d, 3, T, 0.97, SUGGEST_MIN_BYTES);
+	CHECK(one == 1500000 && flood == 1500000,
+	      "one uid cannot pull it down, with one exec (%llu) or a million (%llu)",
+	      (unsigned long long)one, (unsigned long long)flood);
+	free(d.uids);
+
+	/* Mode audit: 200 uids of 150K execs, and one uid's execs of 4M that ran. */
+	memset(&d, 0, sizeof(d));
+	size_slots_scopes(&live, d.scopes);
+	for (uint32_t uid = 1; uid <= 200; uid++)
+		add_uid(&d, 10000 + uid, (const __u64[]){ 150000 }, 1, 10);
+	add_uid(&d, 3000, (const __u64[]){ 4 << 20 }, 1, 1000000);
+	CHECK(size_keep_by_uid(&d, 3, T, 0.99, SUGGEST_MIN_BYTES) == 262143,
+	      "a million execs of one uid weigh as that uid, 1 in 201: the top 1%% leaves them "
+	      "out (%llu)",
+	      (unsigned long long)size_keep_by_uid(&d, 3, T, 0.99, SUGGEST_MIN_BYTES));
+	CHECK(size_keep_by_uid(&d, 3, T, 1, SUGGEST_MIN_BYTES) == 4 << 20,
+	      "keeping all is the largest that ran, whoever ran it");
+	/* Execs no uid was kept for (the map was full) weigh as one uid more. */
+	fill(&d.hist[3], (const __u64[]){ 3 << 20 }, 1, 5000000);
+	CHECK(size_keep_by_uid(&d, 3, T, 0.99, SUGGEST_MIN_BYTES) == 262143,
+	      "five million execs with no uid kept weigh as one uid: %llu",
+	      (unsigned long long)size_keep_by_uid(&d, 3, T, 0.99, SUGGEST_MIN_BYTES));
+	free(d.uids);
+	policy_free(&live);
+}
+
+/* The printed file: the header, each section's comment, a comm that cannot add a line; it parses. */
+static void test_suggest_print(void)
+{
+	struct suggest_options o = options();
+	struct suggest_note notes[ARGGUARD_SIZE_SLOTS];
+	struct policy live, out, back;
+	struct size_data d;
+	char *text = NULL, err[256] = "";
+	size_t len = 0;
+	FILE *f;
+
+	sample(&live, &d);
+	fill(&d.denied[3], (const __u64[]){ 4 << 20 }, 1, 30);
+	d.slot_largest[3] =
+		(struct size_exec){ .total_bytes = 250000, .argc = 3, .uid = 1000, .slot = 3 };
+	strcpy(d.slot_largest[3].comm, "x\nmode = off");
+	fill(&d.hist[ARGGUARD_SIZE_SLOT_SETUID], (const __u64[]){ 3000 }, 1, 1);
+	d.hist[ARGGUARD_SIZE_SLOT_SETUID].since = NOW - HOURS(1);
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	f = open_memstream(&text, &len);
+	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy");
+	fclose(f);
+	CHECK(strstr(text, "# uid 1000: 14 execs ran, 30 denied (not counted), in 48.0 hours since "
+			   "2023-11-12T22:13:20Z.\n") != NULL,
+	      "the uid's sample and window: %s", text);
+	CHECK(strstr(text, "# The largest that ran: 250000 bytes, 3 arguments, by uid 1000 "
+			   "(x\\x0amode = off).\n[uid 1000]\n") != NULL,
+	      "the largest and whose, the comm escaped, above the section");
+	CHECK(strstr(text,
+		     "# The largest that ran: 3000 bytes, 0 arguments, by a uid not known.\n"),
+	      "a largest exec whose table was not read: whose is not known");
+	CHECK(strstr(text, "# setuid: 1 exec ran, 0 denied (not counted), in 1.0 hours") &&
+		      strstr(text,
+			     "# Under the minimum sample (10 execs that ran, over 24 hours): its "
+			     "limits are as they were.\n[setuid]\n"),
+	      "a scope under the minimum sample says why its limits stay");
+	CHECK(strstr(text, "# cgroup /system.slice/build.service: no exec counted; its limits are "
+			   "as they were.\n[cgroup /system.slice/build.service]\n"),
+	      "a rule with no exec says so");
+	CHECK(strstr(text, "\nmode = off") == NULL, "no line of the comm's own");
+	f = fmemopen(text, len, "r");
+	CHECK(!parse_quietly(f, "suggested.conf", &back, err, sizeof(err)),
+	      "the printed file parses: %s", err);
+	fclose(f);
+	CHECK(back.mode == ARGGUARD_MODE_ENFORCE && back.n_uids == 1 &&
+		      back.uids[0].rule.max_total_bytes == 313344,
+	      "to the policy suggested");
+	policy_free(&back);
+	free(text);
+	policy_free(&out);
+
+	/* Mode audit in force: what ran over its limits counts, and the file says so. */
+	live.mode = ARGGUARD_MODE_AUDIT;
+	live.uids[0].rule.max_total_bytes = 100000;
+	size_suggest(&live, &live, &d, &o, &out, notes);
+	text = NULL;
+	f = open_memstream(&text, &len);
+	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy");
+	fclose(f);
+	CHECK(strstr(text, "# The policy in force is in mode audit: the execs over its limits ran "
+			   "(would-deny),\n# and count as seen here.\n") &&
+		      strstr(text,
+			     "# At least 7 of them ran over its limits in force, which did not "
+			     "deny (mode or action audit): they count as seen.\n[uid 1000]\n"),
+	      "mode audit: the file says what ran over the limits counts: %s", text);
+	free(text);
 	policy_free(&out);
 	policy_free(&live);
 }
@@ -260,7 +617,8 @@ static void test_report(void)
 	out = open_memstream(&text, &len);
 	size_report_print(out, &d, &live, "the live policy", false);
 	fclose(out);
-	CHECK(strstr(text, "[uid 1000] 8 execs\n") != NULL, "the scope and its execs");
+	CHECK(strstr(text, "[uid 1000] 8 execs ran, 0 denied\n") != NULL,
+	      "the scope and its execs");
 	CHECK(strstr(text,
 		     "          256-511        |######################################## 4\n"),
 	      "a bar per bucket");
@@ -272,7 +630,8 @@ static void test_report(void)
 	out = open_memstream(&text, &len);
 	size_report_print(out, &d, &live, "the live policy", true);
 	fclose(out);
-	CHECK(strstr(text, "\"scope\":\"uid 1000\",\"uid\":1000,\"execs\":8") != NULL,
+	CHECK(strstr(text, "\"scope\":\"uid 1000\",\"uid\":1000,\"since\":null,\"execs\":8") !=
+		      NULL,
 	      "JSON names the scope: %s", text);
 	CHECK(strstr(text, "{\"limit\":\"max_total_bytes\",\"value\":4095,\"over_at_least\":4,"
 			   "\"over_at_most\":4}") != NULL,
@@ -481,8 +840,14 @@ int main(void)
 	test_buckets();
 	test_over();
 	test_keep();
+	test_largest();
 	test_slots();
 	test_suggest();
+	test_suggest_tier();
+	test_suggest_denied_apart();
+	test_suggest_min_sample_and_floors();
+	test_suggest_weighs_by_uid();
+	test_suggest_print();
 	test_report();
 	test_pattern_counts_by_cgroup();
 	test_report_by_container();

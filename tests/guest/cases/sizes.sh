@@ -55,14 +55,19 @@ test_report_and_suggest_learn_each_rules_sizes() {
 	assert_eq 305000 "$(report_scope "uid 1000" | jq .metrics.total_bytes.max)" \
 		"the tester's largest, after an apply that kept its rule"
 
+	# A sample of a few execs, over minutes: suggest keeps the limits unless told to take it.
 	suggestion=$WORK/suggested.conf
 	argguard suggest >"$suggestion" || fail "expected suggest to print a policy"
+	assert_eq 1048576 "$(suggested "[uid 1000]" max_total_bytes "$suggestion")" \
+		"the tester's max_total_bytes, as it was: under the minimum sample"
+	argguard suggest --min-execs 1 --min-hours 0 >"$suggestion" ||
+		fail "expected suggest to print a policy"
 	cat "$suggestion"
 	argguard policy check "$suggestion" || fail "expected policy check to accept the suggestion"
 	assert_eq 381952 "$(suggested "[uid 1000]" max_total_bytes "$suggestion")" \
 		"the tester's suggested max_total_bytes: 305000 + 25%, up to a whole K"
-	assert_eq 63488 "$(suggested "[cgroup /argguard-t-sizes]" max_total_bytes "$suggestion")" \
-		"the cgroup's suggested max_total_bytes: 50000 + 25%, up to a whole K"
+	assert_eq 131072 "$(suggested "[cgroup /argguard-t-sizes]" max_total_bytes "$suggestion")" \
+		"the cgroup's suggested max_total_bytes: 50000 + 25%, raised to the floor, 128K"
 	assert_eq enforce "$(suggested "[global]" mode "$suggestion")" "the suggestion's mode"
 	argguard policy apply "$suggestion" || fail "expected the suggestion to apply"
 	expect allowed "the tester's largest exec, under the suggestion" \
