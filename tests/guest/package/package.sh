@@ -269,12 +269,8 @@ test_8_a_package_preseeded_to_audit_denies_nothing_and_preflight_names_the_big_s
 		fail "expected preflight's JSON to name $BIG_STACK_UNIT: $json"
 }
 
-# An upgrade keeps the mode the site chose: the one it was installed in,
-# and a mode the admin then wrote into the policy file by hand, which the
-# package's question takes as its answer. A new answer to dpkg-reconfigure
-# rewrites the mode line, and the service reloads it.
-test_9_an_upgrade_keeps_the_mode_the_site_chose() {
-	local changed
+# An upgrade keeps the mode the site chose: the one it was installed in.
+test_9a_an_upgrade_keeps_the_mode_the_site_chose() {
 	trap back_to_enforce EXIT
 	if ! grep -q '^mode = audit' "$POLICY_FILE" 2>/dev/null; then
 		install_preseeded audit # run alone
@@ -284,8 +280,19 @@ test_9_an_upgrade_keeps_the_mode_the_site_chose() {
 	assert_eq 1 "$(settings_json | jq .mode)" "the live mode after the upgrade (audit)"
 	debconf-show argguard | grep -qx '\* argguard/mode: audit' ||
 		fail "expected the answer audit kept: $(debconf-show argguard)"
+}
 
-	sed -i 's/^mode = audit/mode = enforce/' "$POLICY_FILE"
+# A mode the admin wrote into the policy file by hand, over the answer
+# given at install (audit), is the package's answer from then on: a
+# reinstall keeps it. A new answer to dpkg-reconfigure rewrites the mode
+# line, and the service reloads it. It needs no install of its own: the
+# answer and the file's edit are set as a site leaves them, and the one
+# dpkg -i is the step under test.
+test_9b_a_reinstall_keeps_the_mode_the_admin_wrote_by_hand() {
+	local changed
+	trap back_to_enforce EXIT
+	echo "argguard argguard/mode select audit" | debconf-set-selections
+	sed -i 's/^mode = [a-z]*/mode = enforce/' "$POLICY_FILE"
 	systemctl reload argguard.service
 	dpkg -i "$REBUILT_DEB" </dev/null || fail "the reinstall failed"
 	grep -q '^mode = enforce' "$POLICY_FILE" || fail "the reinstall undid the admin's mode = enforce"
