@@ -21,7 +21,7 @@
 # and as argguard-rebuilt.deb's (another BPF prefix: another build of the
 # same programs); the guest repacks the two packages with them, or with
 # the good build and the mutant's control files, and its tests start from
-# argguard.deb as shipped, the good build running. A
+# argguard.deb as shipped, installed again before each run. A
 # reboot-suite mutant (at most one) is installed last, and its tests run on
 # a second boot. A mutant of another job or kernel, or whose patch does not
 # apply, does not build, or changes nothing that can be installed, fails
