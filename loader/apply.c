@@ -20,6 +20,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "names.h"
+#include "size_state.h"
 #include "start_plan.h"
 
 #define ARGGUARD_RECOVERY_PARAM "argguard.mode"
@@ -297,6 +298,13 @@ static int apply_file_locked(const char *path, bool fragments, bool force,
 		save_last_good(&p);
 		warn_missing_cgroups(path, &p);
 		note_unknown_names(path, &p, skipped, skipped_len);
+		/*
+		 * The maps drop a dropped rule's counts; so does the window on
+		 * disk. Not for a rule skipped because its name is unknown yet,
+		 * at boot, say: its counts wait for the apply that knows it.
+		 */
+		if (!p.unknown_names)
+			size_state_keep_ruled(ARGGUARD_SIZES_STATE, 0, &p);
 	}
 out:
 	policy_free(&p);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,9 @@ struct json_log {
 	size_t summary_end;
 	struct log_ledger *ledger; /* what it took and settled; NULL if it could not be mapped */
 	const char *reported; /* where its summaries' mark is saved */
+	/* The lines' envelope: the boot's id, read once, and the sequence without a ledger. */
+	char boot_id[37]; /* empty if unreadable */
+	uint64_t unledgered_seq;
 };
 
 /* A record's line, newline included. */
@@ -266,17 +270,30 @@ static void flush_pending(struct json_log *log)
 /*
  * In the pipeline's thread: the record's line. Each record comes here
  * once, whether the queue then has room for it or not: the ledger takes
- * it, to be settled by its line or by a summary that counts it lost.
+ * it, to be settled by its line or by a summary that counts it lost, and
+ * gives it the next seq, so that a gap in seq is records lost. The host
+ * is read each time: a rename shows from the next line on.
  */
 static void *json_log_prepare(struct sink *s, const struct record *r)
 {
 	struct json_log *log = sink_container(s, struct json_log);
 	struct log_mark mark = { 0 };
+	char host[HOST_NAME_MAX + 1];
+	struct record_envelope envelope = {
+		.host = gethostname(host, sizeof(host)) ? NULL : host,
+		.boot_id = log->boot_id[0] ? log->boot_id : NULL,
+		.seq = log_ledger_took(log->ledger, 1),
+	};
+	struct record own = *r;
 	size_t len;
-	char *line = record_to_json(r, &len);
+	char *line;
 	struct log_item *item = NULL;
 
-	log_ledger_took(log->ledger, 1);
+	host[sizeof(host) - 1] = '\0';
+	if (!envelope.seq)
+		envelope.seq = ++log->unledgered_seq;
+	own.envelope = &envelope;
+	line = record_to_json(&own, &len);
 	if (r->kind == RECORD_SUMMARY)
 		mark = (struct log_mark){
 			.summary = true,
@@ -413,6 +430,25 @@ static const struct sink_ops json_log_ops =
 	SINK_OPS(json_log, "log", .flush = json_log_flush, .reopen = json_log_reopen);
 
 /*
+ * This boot's id, as the kernel gives it: 36 characters of a UUID. Left
+ * empty (null in the lines), with the reason logged, if it cannot be read.
+ */
+static void read_boot_id(char id[37])
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+	size_t n = f ? fread(id, 1, 36, f) : 0;
+
+	id[n] = '\0';
+	if (n != 36 || strspn(id, "0123456789abcdef-") != 36)
+		id[0] = '\0';
+	if (f)
+		fclose(f);
+	if (!id[0])
+		log_error("failed to read the boot's id from /proc/sys/kernel/random/boot_id: "
+			  "the log's boot_id is null");
+}
+
+/*
  * Map the ledger, settle what the last daemon left in it, and read back
  * the mark its summaries reached: a summary it wrote as it was killed, its
  * line in the file, has its mark saved now.
@@ -448,6 +484,7 @@ struct sink *json_log_open(const struct json_log_files *files, struct json_log_l
 	}
 	log->path = path;
 	log->reported = files->reported ? files->reported : ARGGUARD_REPORTED;
+	read_boot_id(log->boot_id);
 	open_ledger(log, files->ledger ? files->ledger : ARGGUARD_LEDGER, left);
 	return &log->sink;
 }

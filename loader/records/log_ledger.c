@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,6 +13,9 @@
 
 #include "log.h"
 #include "units.h"
+
+_Static_assert(offsetof(struct log_ledger, seq) == LOG_LEDGER_SEQ_AT,
+	       "seq stays where every ledger since it has it");
 
 /*
  * Whole lines in the log file's bytes [from, to); *whole_end: just past
@@ -93,32 +97,43 @@ struct log_ledger *log_ledger_open(const char *path, const char *log_path,
 	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	struct log_ledger *l = MAP_FAILED;
 	uint64_t settled;
+	struct stat st = { 0 };
 
 	*carry = (struct log_ledger_carry){ 0 };
-	/* A ledger from an older build, without ->writing, grows by zeros: no write under way. */
-	if (fd >= 0 && !ftruncate(fd, sizeof(*l)))
+	/*
+	 * A ledger from an older build grows by zeros: without ->writing, no
+	 * write under way; without ->seq, a sequence that starts from 0.
+	 */
+	if (fd >= 0 && !fstat(fd, &st) && !ftruncate(fd, sizeof(*l)))
 		l = mmap(NULL, sizeof(*l), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (l == MAP_FAILED) {
-		log_error("failed to map %s: %s; records a crash loses will go uncounted", path,
-			  strerror(errno));
+		log_error("failed to map %s: %s; records a crash loses will go uncounted, and the "
+			  "log's seq starts again from 1",
+			  path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
 	close(fd);
+	if (st.st_size > 0 && st.st_size < LOG_LEDGER_SEQ_AT + (off_t)sizeof(l->seq))
+		log_warning("%s is an older argguard's ledger (%lld bytes), with no sequence "
+			    "number in it: the log's seq starts again from 1",
+			    path, (long long)st.st_size);
 	if (l->writing.lines)
 		settle_cut_write(l, log_path, carry);
 	settled = l->written + l->counted;
 	if (l->carried + l->taken > settled) /* else nothing, or a file that does not add up */
 		carry->unsettled = l->carried + l->taken - settled;
-	*l = (struct log_ledger){ .carried = carry->unsettled };
+	*l = (struct log_ledger){ .carried = carry->unsettled, .seq = l->seq };
 	return l;
 }
 
-void log_ledger_took(struct log_ledger *l, uint64_t records)
+uint64_t log_ledger_took(struct log_ledger *l, uint64_t records)
 {
-	if (l)
-		__atomic_fetch_add(&l->taken, records, __ATOMIC_RELAXED);
+	if (!l)
+		return 0;
+	__atomic_fetch_add(&l->taken, records, __ATOMIC_RELAXED);
+	return __atomic_add_fetch(&l->seq, records, __ATOMIC_RELAXED);
 }
 
 void log_ledger_wrote(struct log_ledger *l, uint64_t records, uint64_t counted_lost)

@@ -45,7 +45,16 @@ struct log_ledger {
 	uint64_t written; /* records whose lines the log wrote */
 	uint64_t counted; /* records written summaries counted lost */
 	struct log_ledger_write writing;
+	/*
+	 * The last sequence number a record took (a line's "seq"), over the
+	 * boot: every daemon goes on from it. Here, at byte LOG_LEDGER_SEQ_AT,
+	 * in every layout to come; a ledger shorter than that is an older
+	 * argguard's, which gave no sequence numbers.
+	 */
+	uint64_t seq;
 };
+
+#define LOG_LEDGER_SEQ_AT 120
 
 /* What the last daemon left: records it never settled, and a summary mark it wrote but never saved. */
 struct log_ledger_carry {
@@ -57,15 +66,20 @@ struct log_ledger_carry {
 /*
  * Map the ledger at path, settle the write the last daemon died in from
  * the log at log_path, carry over what it left unsettled (into *carry, and
- * ->carried) and start this daemon's counts from 0. NULL, with the reason
- * logged, if the file cannot be mapped: records are then logged as ever,
- * but a SIGKILL's losses go uncounted.
+ * ->carried) and start this daemon's counts from 0, its sequence going on
+ * from the last daemon's (from 0, with a warning, in an older argguard's
+ * ledger). NULL, with the reason logged, if the file cannot be mapped:
+ * records are then logged as ever, but a SIGKILL's losses go uncounted,
+ * and their sequence starts again from 1.
  */
 struct log_ledger *log_ledger_open(const char *path, const char *log_path,
 				   struct log_ledger_carry *carry);
 
-/* Count, from any thread; l may be NULL. */
-void log_ledger_took(struct log_ledger *l, uint64_t records);
+/*
+ * Count, from any thread; l may be NULL. took: the sequence number of the
+ * last of the records taken (each takes the next), or 0 when l is NULL.
+ */
+uint64_t log_ledger_took(struct log_ledger *l, uint64_t records);
 void log_ledger_wrote(struct log_ledger *l, uint64_t records, uint64_t counted_lost);
 
 /*

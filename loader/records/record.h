@@ -40,6 +40,16 @@ struct record_losses {
 	struct uid_suppressed top_uids[RECORD_TOP_UIDS];
 };
 
+/*
+ * The JSON log's envelope (json_log.c): which host and boot wrote a line,
+ * and its place in the boot's sequence of lines.
+ */
+struct record_envelope {
+	const char *host; /* NULL if it could not be read: null */
+	const char *boot_id; /* NULL if it could not be read: null */
+	uint64_t seq;
+};
+
 enum record_kind {
 	RECORD_EXEC, /* event, cgroup, rule_cgroup */
 	RECORD_SUMMARY, /* losses, interval_ns, end_ns */
@@ -63,6 +73,7 @@ struct record {
 	uint64_t end_ns; /* CLOCK_MONOTONIC: when it ends */
 	/* The drop counters' totals the summary brings the log up to. */
 	uint64_t mark_suppressed, mark_ring_full;
+	const struct record_envelope *envelope; /* the JSON log's lines only; else NULL */
 };
 
 /*

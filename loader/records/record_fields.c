@@ -72,6 +72,39 @@ static const char *utc_seconds(time_t secs)
 	return cached;
 }
 
+/* The envelope: none but in the JSON log's lines. */
+static void get_schema(const struct record *r, struct field_value *v)
+{
+	if (r->envelope)
+		set_u64(v, true, ARGGUARD_LOG_SCHEMA);
+}
+
+static void set_known_text(struct field_value *v, const char *s)
+{
+	if (s)
+		set_text(v, s);
+	else
+		v->state = FIELD_NULL;
+}
+
+static void get_host(const struct record *r, struct field_value *v)
+{
+	if (r->envelope)
+		set_known_text(v, r->envelope->host);
+}
+
+static void get_boot_id(const struct record *r, struct field_value *v)
+{
+	if (r->envelope)
+		set_known_text(v, r->envelope->boot_id);
+}
+
+static void get_seq(const struct record *r, struct field_value *v)
+{
+	if (r->envelope)
+		set_u64(v, true, r->envelope->seq);
+}
+
 /* When: an exec's stamp, or the end of what a summary covers. */
 static uint64_t record_ktime(const struct record *r)
 {
@@ -412,6 +445,10 @@ static void get_message(const struct record *r, struct field_value *v)
 
 /* An exec's fields, in the order the JSON has them (the audit message: linux_audit.c). */
 static const struct record_field exec_fields[] = {
+	ROW(schema, LITERAL, FIELD_LOG_ONLY),
+	ROW(host, BYTES, FIELD_LOG_ONLY),
+	ROW(boot_id, TEXT, FIELD_LOG_ONLY),
+	ROW(seq, LITERAL, FIELD_LOG_ONLY),
 	ROW(time, TEXT, FIELD_NO_AUDIT),
 	ROW(mono_ns, LITERAL, FIELD_NO_AUDIT),
 	ROW(verdict, TEXT, 0),
@@ -461,6 +498,10 @@ static const struct record_field exec_fields[] = {
 
 /* A summary's fields, in order. */
 static const struct record_field summary_fields[] = {
+	ROW(schema, LITERAL, FIELD_LOG_ONLY),
+	ROW(host, BYTES, FIELD_LOG_ONLY),
+	ROW(boot_id, TEXT, FIELD_LOG_ONLY),
+	ROW(seq, LITERAL, FIELD_LOG_ONLY),
 	ROW(time, TEXT, FIELD_NO_AUDIT),
 	ROW(mono_ns, LITERAL, FIELD_NO_AUDIT),
 	ROW(verdict, TEXT, 0),

@@ -53,6 +53,15 @@ struct field_value {
 #define FIELD_AUDIT_LAST (1U << 4) /* the audit message's last field: see linux_audit.c */
 #define FIELD_FLAT (FIELD_NO_LOG | FIELD_NOT_EVENT) /* a member of container, flat */
 #define FIELD_AUDIT_ONLY (FIELD_NO_LOG | FIELD_NO_JOURNAL)
+/* The JSON log's envelope: journald and auditd stamp host, boot and sequence their own way. */
+#define FIELD_LOG_ONLY (FIELD_NO_AUDIT | FIELD_NO_JOURNAL | FIELD_NOT_EVENT)
+
+/*
+ * The JSON log's schema version, in each line's "schema": raised when a
+ * field is renamed or removed or its meaning changes, not when one is
+ * added. argguard-records(5) says what each version changed.
+ */
+#define ARGGUARD_LOG_SCHEMA 1
 
 /* A row with no getter: how to read the member at its offset. */
 enum record_member {

@@ -55,15 +55,6 @@ static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *
 	return 0;
 }
 
-static int by_slot_then_uid(const void *a, const void *b)
-{
-	const struct size_uid *x = a, *y = b;
-
-	if (x->slot != y->slot)
-		return x->slot < y->slot ? -1 : 1;
-	return x->uid < y->uid ? -1 : x->uid > y->uid;
-}
-
 /* The "sizes_by_uid" entries into d->uids; as with cgroup_sizes, one gone as this reads is left out. */
 static int read_sizes_by_uid(int fd, struct size_data *d)
 {
@@ -88,8 +79,7 @@ static int read_sizes_by_uid(int fd, struct size_data *d)
 	}
 	if (errno != ENOENT)
 		return -errno;
-	if (d->n_uids)
-		qsort(d->uids, d->n_uids, sizeof(*d->uids), by_slot_then_uid);
+	size_data_sort_uids(d);
 	return 0;
 }
 
@@ -104,9 +94,11 @@ static int sizes_maps_read(const struct policy_maps *maps, const struct policy *
 	int ncpus = libbpf_num_possible_cpus();
 	struct argguard_largest *top = NULL;
 	struct argguard_sizes *cpus;
-	int err = 0;
+	int err;
 
-	memset(d, 0, sizeof(*d));
+	err = size_data_init(d);
+	if (err)
+		return err;
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
 	cpus = calloc(ncpus, sizeof(*cpus));

@@ -30,16 +30,21 @@ MKDIRS_WORST=${BENCH_MKDIRS_WORST:-10} # the same, against the costliest pattern
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies
 CG=/sys/fs/cgroup
 LOOP_CG=$CG/bench/pod/ctr/loop # depth 4, matches no rule
+# The container configuration's loop: a scope as podman makes one.
+CTR_CG=$CG/machine.slice/libpod-$(printf '%064x' 42).scope
+LOOP_IN=$LOOP_CG # where loop runs
+# fork+execs of the second loop, with bpf_stats on, after each measurement.
+STATS_EXECS=${BENCH_STATS_EXECS:-500}
 SITE_CONF=/etc/argguard/argguard.conf
 GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 # Which sections run (names as in main); all of them by default.
 SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint mkdir}
 # Which ways of logging the storm runs (see storm); all three by default.
 STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
-# Which configurations the overhead section compares; all five by default
+# Which configurations the overhead section compares; all eight by default
 # (argguard_patterns, the rules with patterns for the cgroup rules, only
-# when named).
-OVERHEAD_CONFIGS=${ARGGUARD_BENCH_OVERHEAD:-none execsnoop auditd argguard_empty argguard_rules}
+# when named). See bench_overhead.
+OVERHEAD_CONFIGS=${ARGGUARD_BENCH_OVERHEAD:-none execsnoop auditd noop_lsm argguard_empty argguard_rules ruled container}
 
 emit() { printf 'bench\t%s\t%s\t%s\t%s\n' "$@"; }
 note() { printf 'bench-note\t%s\n' "$*"; }
@@ -79,6 +84,16 @@ write_policies() {
 	printf '[global]\nmode = enforce\nmax_total_bytes = 4K\nevent_rate = 10\nevent_burst = 10\n%s\n' \
 		'allow_lockout = yes' >"$T/ratelimited.conf"
 	cp "$T/deny.conf" "$T/storm.conf"
+	# The shipped policy and one rule for where the loop runs: its own
+	# cgroup by a literal path (ruled), a podman scope by pattern (container).
+	{
+		cat "$HERE/shipped.conf"
+		printf '\n[cgroup %s]\nmax_total_bytes = 64M\n' "${LOOP_CG#"$CG"}"
+	} >"$T/ruled.conf"
+	{
+		cat "$HERE/shipped.conf"
+		printf '\n[cgroup /machine.slice/libpod-*.scope]\nmax_total_bytes = 64M\n'
+	} >"$T/container.conf"
 }
 
 setup() {
@@ -90,7 +105,7 @@ setup() {
 		mkdir -p "$CG/bench-rules/cg-$(printf %03d "$i")"
 		mkdir -p "$CG/bench-patterns/cg-$(printf %03d "$i")-a"
 	done
-	mkdir -p "$LOOP_CG"
+	mkdir -p "$LOOP_CG" "$CTR_CG"
 	write_policies
 	cp "$SITE_CONF" "$T/site.conf"
 	auditctl -D >/dev/null
@@ -100,11 +115,11 @@ setup() {
 	kill -HUP "$(systemctl show -p MainPID --value auditd.service)"
 }
 
-# loop N BYTES: the fork+exec loop, run in the loop's own cgroup. Prints
-# "n ran refused seconds rate".
+# loop N BYTES: the fork+exec loop, run in the loop's own cgroup (LOOP_IN).
+# Prints "n ran refused seconds rate".
 loop() {
 	(
-		echo "$BASHPID" >"$LOOP_CG/cgroup.procs"
+		echo "$BASHPID" >"$LOOP_IN/cgroup.procs"
 		exec setarch -R "$T/execloop" "$1" "$2" "$T/bench_noop"
 	)
 }
@@ -179,6 +194,30 @@ measure() {
 	((ran == n)) || { echo "$1: only $ran of $n execs ran" >&2; exit 1; }
 	emit exec_rate "$1" "$2" "$rate"
 	emit daemon_cpu_ticks "$1" "$2" "$ticks"
+	bpf_stats "$1" "$2"
+}
+
+# prog_stats: "id name run_time_ns run_cnt" of each argguard and no-op program.
+prog_stats() {
+	bpftool -j prog show | jq -r '.[] | select(.name | test("^(argguard|noop)_"))
+		| "\(.id) \(.name) \(.run_time_ns // 0) \(.run_cnt // 0)"'
+}
+
+# bpf_stats CONFIG ROUND: each program's time a run (run_time_ns / run_cnt),
+# over a second loop of STATS_EXECS with kernel.bpf_stats_enabled on, and
+# its runs. Not in the timed loop: the stats read the clock twice a run.
+bpf_stats() {
+	local before
+	before=$(prog_stats)
+	[[ -n $before ]] && ((STATS_EXECS > 0)) || return 0
+	sysctl -qw kernel.bpf_stats_enabled=1
+	loop "$STATS_EXECS" 0 >/dev/null
+	sysctl -qw kernel.bpf_stats_enabled=0
+	prog_stats | awk -v c="$1" -v r="$2" -v before="$before" '
+		BEGIN { n = split(before, l, "\n"); for (i = 1; i <= n; i++) { split(l[i], f, " "); ns[f[1]] = f[3]; cnt[f[1]] = f[4] } }
+		($1 in cnt) && $4 > cnt[$1] {
+			printf "bench\tbpf_ns_per_run.%s\t%s\t%s\t%.1f\n", $2, c, r, ($3 - ns[$1]) / ($4 - cnt[$1])
+			printf "bench\tbpf_runs.%s\t%s\t%s\t%d\n", $2, c, r, $4 - cnt[$1] }'
 }
 
 EXECSNOOP_OK=1
@@ -202,6 +241,15 @@ enter() {
 	argguard_empty) argguard_on "$T/empty.conf" ;;
 	argguard_rules) argguard_on "$T/rules.conf" ;;
 	argguard_patterns) argguard_on "$T/patterns.conf" ;;
+	noop_lsm)
+		argguard_off
+		"$HELPERS/bench_noop_lsm" attach >/dev/null
+		;;
+	ruled) argguard_on "$T/ruled.conf" ;;
+	container)
+		argguard_on "$T/container.conf"
+		LOOP_IN=$CTR_CG
+		;;
 	esac
 }
 
@@ -209,19 +257,29 @@ leave() {
 	case $1 in
 	execsnoop) execsnoop_stop ;;
 	auditd) auditctl -d "${AUDIT_RULE[@]}" >/dev/null ;;
+	noop_lsm) "$HELPERS/bench_noop_lsm" detach ;;
+	container) LOOP_IN=$LOOP_CG ;;
 	esac
 }
 
-# 1. Exec overhead: no program, execsnoop, auditd with an execve rule,
-# argguard with an empty policy, argguard with 1,000 uid and 100 cgroup
-# rules, and the same with 100 cgroup patterns (OVERHEAD_CONFIGS). Odd rounds go through them in one order, even
-# rounds in reverse.
+# 1. Exec overhead (OVERHEAD_CONFIGS): no program; execsnoop; auditd with
+# an execve rule; noop_lsm, the floor: two programs that return 0 on
+# argguard's hooks; argguard with an empty policy; with 1,000 uid and 100
+# cgroup rules; the same with 100 cgroup patterns; ruled, the shipped
+# policy and a literal rule for the loop's cgroup; container, the shipped
+# policy and a pattern rule for a podman scope the loop runs in
+# (/machine.slice/libpod-ID.scope, not the others' cgroup), sizes on. Odd
+# rounds go through them in one order, even rounds in reverse.
 bench_overhead() {
-	local r c i configs reversed=() order
+	local r c i a b configs reversed=() order
 	read -r -a configs <<<"$OVERHEAD_CONFIGS"
 	for ((i = ${#configs[@]} - 1; i >= 0; i--)); do
 		reversed+=("${configs[i]}")
 	done
+	if [[ " ${configs[*]} " == *" container "* ]]; then
+		a=$(<"$LOOP_CG/cgroup.controllers") b=$(<"$CTR_CG/cgroup.controllers")
+		note "overhead: controllers on the loop's cgroup: ${a:-none}; on the container's scope: ${b:-none}"
+	fi
 	loop 200 0 >/dev/null # warm up
 	for ((r = 1; r <= ROUNDS; r++)); do
 		order=("${configs[@]}")

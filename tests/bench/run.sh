@@ -31,9 +31,14 @@ EXEC_TSV='' # the exec benchmarks' raw figures for the version at hand
 # argguard's overhead moves by up to 0.2 point from one boot to the next
 # (where the kernel's memory lands), as much as its targets: its rows are
 # the mean over this many boots of each boot's paired median. The first
-# boot is the exec benchmarks'; the others run argguard's configurations alone.
+# boot is the exec benchmarks'; the others run argguard's configurations
+# and the no-op floor alone.
 OVERHEAD_BOOTS=3
-OVERHEAD_CONFIGS="none argguard_empty argguard_rules"
+OVERHEAD_CONFIGS="none noop_lsm argguard_empty argguard_rules ruled container"
+# The rows of the exec loop's table, in order; the overhead of those in
+# OVERHEAD_CONFIGS (BOOT_MEAN_CONFIGS) is the mean over the boots.
+EXEC_CONFIGS="none argguard_empty argguard_rules execsnoop auditd noop_lsm ruled container"
+BOOT_MEAN_CONFIGS="argguard_empty argguard_rules noop_lsm ruled container"
 
 # col METRIC CONFIG: the values of one figure over its rounds.
 col() { awk -F'\t' -v m="$1" -v c="$2" '$1 == "bench" && $2 == m && $3 == c { print $5 }' "$EXEC_TSV"; }
@@ -170,21 +175,22 @@ cpu_per_record() {
 version_rows() {
 	local x=$2 c m cfg v
 	EXEC_TSV=$RAW/exec-$1.tsv
-	for c in none argguard_empty argguard_rules execsnoop auditd; do
+	for c in $EXEC_CONFIGS; do
 		m=$(med exec_rate "$c")
 		[[ -n $m ]] || continue
 		printf 'exec%s\texec_rate\t%s\t%s\texecs/s\n' "$x" "$c" "$m"
-		case $c in
-		none) ;;
-		argguard_*)
+		if [[ $c == none ]]; then
+			continue
+		elif [[ " $OVERHEAD_CONFIGS " == *" $c "* ]]; then
 			m=$(boot_overheads "$1" "$c")
 			printf 'exec%s\toverhead_boots\t%s\t%s\t%%\n' "$x" "$c" "$m"
 			printf 'exec%s\toverhead\t%s\t%s\t%%\n' "$x" "$c" \
 				"$(awk '{ for (i = 1; i <= NF; i++) s += $i; printf "%.3f", s / NF }' <<<"$m")"
-			;;
-		*) printf 'exec%s\toverhead\t%s\t%s\t%%\n' "$x" "$c" "$(paired_overhead "$c")" ;;
-		esac
+		else
+			printf 'exec%s\toverhead\t%s\t%s\t%%\n' "$x" "$c" "$(paired_overhead "$c")"
+		fi
 	done
+	bpf_rows "$1" "$x"
 	if [[ -n $(col offending_rate allow) ]]; then
 		for c in allow deny audit ratelimited; do
 			printf 'offending\texec_rate\t%s\t%s\texecs/s\n' "$c" "$(med offending_rate "$c")"
@@ -212,9 +218,28 @@ version_rows() {
 	awk -F'\t' -v v="$1" '$1 == "bench-note" { printf "note\t-\t%s\t%s\t-\n", v, $2 }' "$EXEC_TSV"
 }
 
+# bpf_rows VERSION SUFFIX: each program's time a run (bpf_stats), by
+# configuration: the median over every boot's rounds.
+bpf_rows() {
+	local f
+	overhead_tsvs "$1" | while read -r f; do
+		[[ ! -f $f ]] || cat "$f"
+	done | awk -F'\t' '$1 == "bench" && $2 ~ /^bpf_ns_per_run\./ { print $2 "\t" $3 "\t" $5 }' |
+		sort -t $'\t' -k1,1 -k2,2 -k3,3g |
+		awk -F'\t' -v x="$2" '
+			function flush() {
+				if (n) printf "exec%s\t%s\t%s\t%.1f\tns\n", x, m, c,
+					n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+				n = 0
+			}
+			$1 != m || $2 != c { flush(); m = $1; c = $2 }
+			{ v[++n] = $3 }
+			END { flush() }'
+}
+
 # The results file: section, name, configuration, value, unit.
 write_tsv() {
-	local v kind
+	local v
 	printf 'meta\tcommit\t-\t%s\t-\n' "$(cat "$RAW/commit")"
 	printf 'meta\tdate\t-\t%s\t-\n' "$(date -u +%Y-%m-%d)"
 	EXEC_TSV=$RAW/exec-${VERSIONS[0]}.tsv
@@ -287,6 +312,25 @@ version_md() {
 	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig "footprint$x" cold_start)"
 }
 
+# bpf_md: bpf_stats' time a run of each program, by configuration and version.
+bpf_md() {
+	local v name c
+	printf '| bpf_stats: run_time_ns / run_cnt, median over rounds (program, configuration) |'
+	printf ' patched %s |' "${VERSIONS[@]}"
+	printf '\n|---|'
+	printf -- '---|%.0s' "${VERSIONS[@]}"
+	echo
+	awk -F'\t' '$1 == "exec" && $2 ~ /^bpf_ns_per_run\./ { sub(/^bpf_ns_per_run\./, "", $2); print $2, $3 }' \
+		"$OUT/results.tsv" | while read -r name c; do
+		printf '| %s, %s |' "$name" "$c"
+		for v in "${VERSIONS[@]}"; do
+			[[ $v == "${VERSIONS[0]}" ]] && v= || v=-$v
+			printf ' %s |' "$(fig "exec$v" "bpf_ns_per_run.$name" "$c")"
+		done
+		echo
+	done
+}
+
 write_md() {
 	local c v rate over label
 	local -A counts
@@ -296,7 +340,7 @@ write_md() {
 	echo
 	echo "| exec loop (fork + exec of a static no-op from tmpfs) | execs/s | overhead vs none (argguard: the mean of $(fig meta overhead_boots) boots) |"
 	echo "|---|---|---|"
-	for c in none argguard_empty argguard_rules execsnoop auditd; do
+	for c in $EXEC_CONFIGS; do
 		rate=$(fig exec exec_rate "$c")
 		case $c in
 		none) label="no program (argguard unloaded, auditd without rules)" ;;
@@ -304,6 +348,9 @@ write_md() {
 		argguard_rules) label="argguard, 1,000 uid + 100 cgroup rules" ;;
 		execsnoop) label="execsnoop (libbpf-tools)" ;;
 		auditd) label="auditd, execve rule" ;;
+		noop_lsm) label="the floor: two no-op BPF LSM programs on argguard's hooks" ;;
+		ruled) label="argguard, shipped policy + a literal rule for the loop's cgroup" ;;
+		container) label="argguard, shipped policy + a pattern rule for the loop's podman scope" ;;
 		esac
 		if [[ -z $rate ]]; then
 			echo "| $label | did not run | see notes |"
@@ -319,14 +366,18 @@ write_md() {
 	printf '\n|---|'
 	printf -- '---|%.0s' "${VERSIONS[@]}"
 	echo
-	for c in argguard_empty argguard_rules; do
-		printf '| %s |' "${c/argguard_/}"
+	for c in $BOOT_MEAN_CONFIGS; do
+		label=${c/argguard_/}
+		[[ $c != noop_lsm ]] || label="noop_lsm (the floor: no argguard)"
+		printf '| %s |' "$label"
 		for v in "${VERSIONS[@]}"; do
 			[[ $v == "${VERSIONS[0]}" ]] && v= || v=-$v
 			printf ' %s |' "$(boots_cell "exec$v" "$c")"
 		done
 		echo
 	done
+	echo
+	bpf_md
 	echo
 	echo "| offending exec (argv 6,000 B, limit 4K) | execs/s | µs per exec | until logged, execs/s |"
 	echo "|---|---|---|---|"

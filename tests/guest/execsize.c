@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,29 +82,24 @@ static int memfd_copy(const char *program)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "memfd", no_argument, NULL, 'm' },
-		{ "fill", required_argument, NULL, 'f' },
-		{},
-	};
 	unsigned long argv_bytes, envp_bytes, nargs, nenvs, first;
 	const char *program, *arg_fill = "", *env_fill = "E=";
 	char **args, **envs;
 	bool memfd = false;
-	int c;
 
-	while ((c = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
-		if (c == 'm') {
+	/* Options come first; argv[0] ends up on the last one, unused. */
+	while (argc > 1 && !strncmp(argv[1], "--", 2)) {
+		if (!strcmp(argv[1], "--memfd")) {
 			memfd = true;
-		} else if (c == 'f') {
-			arg_fill = optarg;
-			env_fill = optarg;
+		} else if (!strcmp(argv[1], "--fill") && argc > 2) {
+			arg_fill = env_fill = argv[2];
+			argc--, argv++;
 		} else {
+			fprintf(stderr, "execsize: bad option '%s'\n", argv[1]);
 			return 2;
 		}
+		argc--, argv++;
 	}
-	argc -= optind - 1;
-	argv += optind - 1;
 	if (argc != 4 && argc != 5) {
 		fprintf(stderr, "usage: execsize [--memfd] [--fill TEXT] "
 				"ARGV_BYTES ENVP_BYTES PROGRAM [ARGC]\n");

@@ -13,7 +13,8 @@
  * cgroup path too long for an audit message (so it names what it left
  * out); a summary that lost records in every way, with both other sinks
  * in use; and an exec in a docker container inside a Kubernetes pod's
- * container (so container is an object, with a nested one). A writer's field that none of these brings out is one the
+ * container (so container is an object, with a nested one); each with the
+ * JSON log's envelope, the second's host not UTF-8. A writer's field that none of these brings out is one the
  * check cannot see: a new kind of field comes with a record here.
  */
 #include <errno.h>
@@ -31,6 +32,7 @@
 #define NR_RECORDS 6
 /* Longer than what the kernel logs whole of an audit message. */
 #define LONG_PATH (AUDIT_MESSAGE_TEXT_MAX + 1)
+#define BOOT_ID "0f6d3c5e-8b1a-4c2d-9e7f-3a5b6c7d8e9f"
 
 static struct argguard_event every_flag(void)
 {
@@ -66,6 +68,10 @@ static struct argguard_event not_utf8(void)
 	e.head_len = sizeof(head);
 	return e;
 }
+
+/* The JSON log's envelope; the second exec's host is not UTF-8, as root may name it. */
+static const struct record_envelope envelope = { "build-7.example", BOOT_ID, 42 },
+				    odd_envelope = { "build-\xff", BOOT_ID, 43 };
 
 static void fill(struct record r[NR_RECORDS], struct argguard_event e[2], char *long_path)
 {
@@ -154,11 +160,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fill(r, e, long_path);
-	for (int i = 0; i < NR_RECORDS; i++)
+	for (int i = 0; i < NR_RECORDS; i++) {
+		r[i].envelope = i == 1 ? &odd_envelope : &envelope;
 		if (print(argv[1], &r[i])) {
 			fprintf(stderr, "print_records: record %d did not format as %s\n", i,
 				argv[1]);
 			return 1;
 		}
+	}
 	return 0;
 }

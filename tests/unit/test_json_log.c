@@ -5,7 +5,8 @@
  * write, a short write cut back to whole lines, the rest held and written
  * in order once the file can grow, and a summary's mark saved only once
  * its line is in the file; the log's ledger, and what it leaves the next
- * daemon; a log path that is a link is refused.
+ * daemon; a log path that is a link is refused; each line's envelope
+ * (schema, host, boot_id, seq), and seq going on over the boot.
  */
 #define _GNU_SOURCE /* mkdtemp() */
 #include <fcntl.h>
@@ -18,9 +19,11 @@
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "event_json.h"
 #include "json_log.h"
 #include "log_ledger.h"
 #include "sample_event.h"
@@ -432,11 +435,242 @@ static void log_that_is_a_link_is_refused(void)
 	remove_files(&names, dir);
 }
 
+/* This boot's id, as the log must give it. */
+static const char *boot_id(void)
+{
+	static char id[64];
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (!f || !fgets(id, sizeof(id), f))
+		id[0] = '\0';
+	id[strcspn(id, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	return id;
+}
+
+/*
+ * The seq of each of the file's lines, into seqs (0 where it is not a
+ * number), checking each line's envelope: schema 1, this host's name and
+ * this boot's id. The number of lines.
+ */
+static int read_seqs(const char *path, uint64_t *seqs, int max)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192], host[256] = "";
+	int n = 0;
+
+	gethostname(host, sizeof(host) - 1);
+	while (f && fgets(line, sizeof(line), f)) {
+		json_object *obj = json_tokener_parse(line), *schema = NULL, *h = NULL, *b = NULL,
+			    *seq = NULL;
+		bool ok = obj && json_object_object_get_ex(obj, "schema", &schema) &&
+			  json_object_object_get_ex(obj, "host", &h) &&
+			  json_object_object_get_ex(obj, "boot_id", &b) &&
+			  json_object_object_get_ex(obj, "seq", &seq);
+
+		CHECK(ok && json_object_is_type(schema, json_type_int) &&
+			      json_object_get_int(schema) == 1 &&
+			      json_object_is_type(h, json_type_string) &&
+			      !strcmp(json_object_get_string(h), host) &&
+			      json_object_is_type(b, json_type_string) && boot_id()[0] &&
+			      !strcmp(json_object_get_string(b), boot_id()) &&
+			      json_object_is_type(seq, json_type_int),
+		      "line %d has schema 1, host \"%s\", boot_id \"%s\" and a number seq: %.200s",
+		      n + 1, host, boot_id(), line);
+		if (n < max)
+			seqs[n] = ok && json_object_is_type(seq, json_type_int)
+					  ? (uint64_t)json_object_get_int64(seq)
+					  : 0;
+		json_object_put(obj);
+		n++;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Whether seqs[from..to) are first, first + 1, ... */
+static bool seqs_from(const uint64_t *seqs, int from, int to, uint64_t first)
+{
+	for (int i = from; i < to; i++)
+		if (seqs[i] != first + (i - from))
+			return false;
+	return true;
+}
+
+/* n exec records and a flush, as the log's thread does them. */
+static void log_execs(struct sink *s, int n)
+{
+	struct argguard_event e = sample_event();
+
+	for (int i = 0; i < n; i++) {
+		e.pid = 500 + i;
+		send(s, &(struct record){ .kind = RECORD_EXEC, .event = &e });
+	}
+	s->ops->flush(s);
+}
+
+/*
+ * Every line, an exec's or a summary's, carries the envelope; seq goes on
+ * over daemons: a restart, a SIGKILL (what the killed daemon took and never
+ * wrote is a gap, counted lost), and a ledger the log could not map.
+ */
+static void lines_carry_an_envelope_whose_seq_goes_on(void)
+{
+	char dir[] = "/tmp/argguard-json-log-XXXXXX";
+	struct record summary = { .kind = RECORD_SUMMARY, .losses = { .suppressed = 1 } };
+	struct log_files f = { 0 }, unmapped;
+	struct json_log_left left;
+	struct argguard_event e = sample_event();
+	uint64_t seqs[16] = { 0 };
+	struct sink *log;
+	char *plain;
+	pid_t pid;
+	int n, status = 0;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "made a temporary directory");
+		return;
+	}
+	name_files(&f, dir);
+	log = open_in(&f, &left);
+	CHECK(log, "the log opens");
+	if (!log)
+		return;
+	log_execs(log, 2);
+	send(log, &summary);
+	log->ops->flush(log);
+	sink_close(log); /* systemctl restart */
+	log = open_in(&f, &left);
+	CHECK(log, "the restarted daemon's log opens");
+	if (!log)
+		return;
+	log_execs(log, 2);
+	n = read_seqs(f.log, seqs, 16);
+	CHECK(n == 5 && seqs_from(seqs, 0, 5, 1),
+	      "seq is 1 to 5 over an exec, an exec, a summary, a restart and two execs: %d "
+	      "lines, %llu %llu %llu %llu %llu",
+	      n, (unsigned long long)seqs[0], (unsigned long long)seqs[1],
+	      (unsigned long long)seqs[2], (unsigned long long)seqs[3],
+	      (unsigned long long)seqs[4]);
+	sink_close(log);
+
+	/* kill -9: one record written, one taken and never written. */
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		/* No CHECK here: the child's output dies with it. */
+		log = open_in(&f, &left);
+		if (log) {
+			void *item = log->ops->prepare(
+				log, &(struct record){ .kind = RECORD_EXEC, .event = &e });
+
+			if (item)
+				log->ops->send(log, item);
+			free(item);
+			log->ops->flush(log);
+			drop(log, &(struct record){ .kind = RECORD_EXEC, .event = &e });
+		}
+		raise(SIGKILL); /* does not return */
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) &&
+		      WTERMSIG(status) == SIGKILL,
+	      "a daemon wrote one record, took another, and was killed");
+	log = open_in(&f, &left);
+	CHECK(log && left.unsettled == 1, "the next daemon carries the one it took: %llu",
+	      (unsigned long long)left.unsettled);
+	if (!log)
+		return;
+	log_execs(log, 1);
+	n = read_seqs(f.log, seqs, 16);
+	CHECK(n == 7 && seqs[5] == 6 && seqs[6] == 8,
+	      "after a SIGKILL seq goes on, past the record the killed daemon took and lost: "
+	      "%d lines, 6 and 8, not %llu and %llu",
+	      n, (unsigned long long)seqs[5], (unsigned long long)seqs[6]);
+	sink_close(log);
+
+	/* No ledger: the sequence starts again, from 1. */
+	unmapped = f;
+	snprintf(unmapped.ledger, sizeof(unmapped.ledger), "%s/no/such/ledger", dir);
+	unlink(f.log);
+	log = open_in(&unmapped, &left);
+	CHECK(log, "a log whose ledger cannot be mapped opens");
+	if (!log)
+		return;
+	log_execs(log, 2);
+	n = read_seqs(f.log, seqs, 16);
+	CHECK(n == 2 && seqs_from(seqs, 0, 2, 1),
+	      "without a ledger seq starts again from 1: %d lines, %llu %llu", n,
+	      (unsigned long long)seqs[0], (unsigned long long)seqs[1]);
+	sink_close(log);
+
+	/* Only the log's lines carry it. */
+	plain = record_to_json(&(struct record){ .kind = RECORD_EXEC, .event = &e }, NULL);
+	CHECK(plain && !strstr(plain, "\"seq\"") && !strstr(plain, "\"host\"") &&
+		      !strstr(plain, "\"boot_id\"") && !strstr(plain, "\"schema\""),
+	      "a record's JSON outside the log has no envelope: %s", plain ? plain : "(null)");
+	free(plain);
+	remove_files(&f, dir);
+}
+
+/*
+ * A ledger an older argguard left, of another size (an upgrade within the
+ * boot): read as ever, and seq starts from 1 with a warning that says so;
+ * from then on it goes on.
+ */
+static void an_older_ledger_starts_seq_with_a_warning(size_t size)
+{
+	char dir[] = "/tmp/argguard-json-log-XXXXXX", said[4096];
+	uint64_t old[16] = { [1] = 3, [2] = 2 }; /* took 3, wrote 2 */
+	struct log_files f = { 0 };
+	struct json_log_left left = { 0 };
+	uint64_t seqs[8] = { 0 };
+	struct sink *log;
+	int fd, err_fd, saved, n;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "made a temporary directory");
+		return;
+	}
+	name_files(&f, dir);
+	fd = open(f.ledger, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && write(fd, old, size) == (ssize_t)size, "an older ledger of %zu bytes",
+	      size);
+	if (fd >= 0)
+		close(fd);
+	err_fd = stderr_to_file(&saved);
+	log = open_in(&f, &left);
+	stderr_back(err_fd, saved, said, sizeof(said));
+	CHECK(log && left.unsettled == 1,
+	      "the %zu-byte ledger's count is read: 1 record unsettled, not %llu", size,
+	      (unsigned long long)left.unsettled);
+	CHECK(strstr(said, "older argguard's ledger") && strstr(said, "seq starts again from 1"),
+	      "a warning says seq starts again: %s", said);
+	if (!log)
+		return;
+	log_execs(log, 1);
+	sink_close(log);
+	log = open_in(&f, &left);
+	if (!log)
+		return;
+	log_execs(log, 1);
+	sink_close(log);
+	n = read_seqs(f.log, seqs, 8);
+	CHECK(n == 2 && seqs[0] == 1 && seqs[1] == 2,
+	      "seq starts from 1 and goes on over the next restart: %d lines, %llu %llu", n,
+	      (unsigned long long)seqs[0], (unsigned long long)seqs[1]);
+	remove_files(&f, dir);
+}
+
 int main(void)
 {
 	short_writes_hold_whole_lines_in_order();
 	unsettled_records_carry_over_until_counted();
 	a_write_a_daemon_was_killed_in_is_settled_from_the_file();
 	log_that_is_a_link_is_refused();
+	lines_carry_an_envelope_whose_seq_goes_on();
+	an_older_ledger_starts_seq_with_a_warning(32); /* before ->writing */
+	an_older_ledger_starts_seq_with_a_warning(120); /* before ->seq */
 	return check_done();
 }

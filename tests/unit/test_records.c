@@ -564,6 +564,34 @@ static void deep_directory_path_is_found_whole(void)
 	rmdir(root);
 }
 
+/*
+ * The JSON log's envelope stays out of journald and the audit log: their
+ * own _HOSTNAME, _BOOT_ID and sequence numbers are trusted, and a copy of
+ * ours among ARGGUARD_* fields would look as trusted and not be.
+ */
+static void envelope_is_the_logs_alone(void)
+{
+	struct argguard_event e = sample();
+	struct record_envelope env = { "envelope-host", "0f6d3c5e-8b1a-4c2d-9e7f-3a5b6c7d8e9f",
+				       987654 };
+	struct record r = { .kind = RECORD_EXEC, .event = &e, .cgroup = "/ci", .envelope = &env };
+	char msg[8192], *f, *json = record_to_json(&r, NULL);
+	size_t len;
+
+	CHECK(json && strstr(json, "\"seq\":987654") &&
+		      strstr(json, "\"host\":\"envelope-host\"") && strstr(json, "\"schema\":1,"),
+	      "the log's line has the envelope: %s", json ? json : "(null)");
+	free(json);
+	f = journal_fields(&r, &len);
+	CHECK(f && !field(f, len, "ARGGUARD_SEQ") && !field(f, len, "ARGGUARD_HOST") &&
+		      !field(f, len, "ARGGUARD_BOOT_ID") && !field(f, len, "ARGGUARD_SCHEMA"),
+	      "the journal entry has none of it");
+	free(f);
+	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 && !strstr(msg, "987654") &&
+		      !strstr(msg, "envelope-host") && !strstr(msg, "schema="),
+	      "the audit message has none of it: %s", msg);
+}
+
 int main(void)
 {
 	exec_record_carries_its_cgroup_paths();
@@ -581,5 +609,6 @@ int main(void)
 	audit_summary_says_what_was_lost();
 	cache_keeps_both_paths_of_a_record();
 	deep_directory_path_is_found_whole();
+	envelope_is_the_logs_alone();
 	return check_done();
 }

@@ -333,3 +333,27 @@ test_cgroup_pattern_ten_nested_pattern_cgroups_lose_no_rule_above() {
 	expect E2BIG "100000 seven pattern cgroups deep, within the walk" \
 		in_cgroup "$ABUSE_DELEG/n-1/n-2/n-3/n-4/n-5/n-6/n-7" "$HELPERS/execsize" 100000 0 /bin/true
 }
+
+# A user who makes a user and UTS namespace of their own and names the host
+# in it: their denied exec's record still gives the daemon's host name. And
+# the ledger that keeps the log's seq is root's alone: a user can neither
+# write it (to make seq go back, so that their lines pass for a shipper's
+# duplicates) nor replace it in /run.
+test_log_envelope_a_users_own_hostname_names_no_record_and_the_ledger_is_roots() {
+	local host records
+	trap restore_policy EXIT
+	host=$(hostname)
+	apply_policy "[global]" "mode = enforce" "max_total_bytes = 100K"
+	records=$(new_records 1 "${AS_TESTER[@]}" unshare --user --map-root-user --uts \
+		sh -c 'hostname forged-host && [ "$(hostname)" = forged-host ] && exec "$@"' sh "${ABUSE_OVER[@]}")
+	echo "$records" | jq -c '{host, seq, uid, userns_owner, filename}'
+	assert_eq 1 "$(jq -s --argjson u "$TESTER" '[.[] | select(.userns_owner == $u and .verdict == "deny")] | length' <<<"$records")" \
+		"the tester's denial from its own namespace, where it named the host forged-host"
+	assert_eq "$host" "$(jq -r --argjson u "$TESTER" 'select(.userns_owner == $u) | .host' <<<"$records")" \
+		"the record's host"
+	assert_eq "root:root 600" "$(stat -c '%U:%G %a' /run/argguard.ledger)" "the ledger's owner and mode"
+	assert_eq "root:root 755" "$(stat -c '%U:%G %a' /run)" "the owner and mode of /run, which holds it"
+	if "${AS_TESTER[@]}" sh -c 'printf x >>/run/argguard.ledger' 2>/dev/null; then
+		fail "the tester could write the ledger"
+	fi
+}

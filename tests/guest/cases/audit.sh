@@ -491,3 +491,28 @@ test_denied_exec_is_in_the_linux_audit_log() {
 	journalctl -o json _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | jq -e . >/dev/null ||
 		fail "expected journalctl ARGGUARD_VERDICT=deny to find the same exec, pid $pid"
 }
+
+# The JSON log's envelope: every line since a denial, over a restart and a
+# SIGKILL of the daemon, has schema 1, the daemon's host and boot, and a
+# seq that only goes up; each daemon's denial is there.
+test_log_envelope_names_host_and_boot_and_seq_goes_on_over_restarts() {
+	local limit before pid0 lines host boot
+	limit=$(live_limit) before=$(log_lines)
+	host=$(hostname) boot=$(cat /proc/sys/kernel/random/boot_id)
+	new_records 1 "$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	systemctl restart argguard.service
+	new_records 1 "$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	pid0=$(daemon_pid)
+	kill -KILL "$pid0"
+	wait_restart "$pid0"
+	new_records 1 "$HELPERS/execsize" $((limit + 1)) 0 /bin/true >/dev/null
+	lines=$(tail -n +$((before + 1)) "$EVENT_LOG")
+	echo "$lines" | jq -c '{schema, host, boot_id, seq, verdict, pid}'
+	assert_eq 3 "$(jq -s '[.[] | select(.verdict == "deny" and .filename == "/bin/true")] | length' <<<"$lines")" \
+		"denials logged, one by each daemon"
+	assert_eq 0 "$(jq -s --arg h "$host" --arg b "$boot" \
+		'[.[] | select(.schema != 1 or .host != $h or .boot_id != $b or (.seq | type) != "number")] | length' \
+		<<<"$lines")" "lines without schema 1, host $host, boot_id $boot and a number seq"
+	jq -s -e '[.[].seq] as $s | all(range(1; $s | length); $s[.] > $s[. - 1])' <<<"$lines" >/dev/null ||
+		fail "seq must go up from each line to the next, over the restart and the SIGKILL"
+}

@@ -10,9 +10,11 @@
 # the binary, or the control files (maintainer scripts, templates), of
 # argguard.deb and argguard-rebuilt.deb, repacked, which the package
 # suite's tests install over argguard.deb as shipped, installed again
-# before each run and enforcing; a reboot-suite
-# mutant is installed last, after reboot/prepare.sh, and its tests run on
-# the second boot of the disk. The last boot prints the report: TAP, one
+# before each run and enforcing. The reboot suite's tests run on a boot
+# after reboot/prepare.sh: the first boot ends with it, the good build in
+# place, and the next boot runs their control; then each reboot-suite
+# mutant has a boot of its own, installed after reboot/prepare.sh at the
+# end of the boot before. The last boot prints the report: TAP, one
 # result per control and per mutant, each run's failures as comments.
 set -euo pipefail
 source "${BASH_SOURCE[0]%/*}/../guard.sh"
@@ -20,9 +22,11 @@ source "${BASH_SOURCE[0]%/*}/../guard.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 MUTANTS=$HERE/built
 DEBS=$HERE/../debs
-STATE=/var/lib/argguard-mutants # kept from the first boot to the second
+STATE=/var/lib/argguard-mutants # kept from each boot to the next
 RESULTS=$STATE/results
-FIRST_BOOT_DONE=$STATE/first-boot-done
+# The reboot suite's boots still to come, one a line: "control", or the
+# index of a mutant. There once the first boot is done.
+REBOOTS=$STATE/reboots
 SBIN=/usr/sbin/argguard
 
 # The list, one mutant a line: name, job, kind (binary, unit or broken),
@@ -232,8 +236,21 @@ union() {
 	echo "$out"
 }
 
+# next_reboot: reboot/prepare.sh, and the mutant that the next line of
+# REBOOTS names installed (the good build stays for "control").
+next_reboot() {
+	local next what=control
+	next=$(head -n 1 "$REBOOTS")
+	[[ $next == control ]] || what=${NAMES[next]}
+	"$HERE/../reboot/prepare.sh" >"$STATE/reboot-prepare.log" 2>&1 ||
+		stop_run "reboot/prepare.sh, before the reboot suite's $what" "$STATE/reboot-prepare.log"
+	[[ $next == control ]] || install_artefact "$MUTANTS/$what"
+	sync
+	echo "boot done; the next runs the reboot suite's $what"
+}
+
 first_boot() {
-	local i reboot=''
+	local i
 	rm -rf "$STATE"
 	mkdir -p "$STATE"
 	: >"$RESULTS"
@@ -242,11 +259,6 @@ first_boot() {
 			result not-ok "${NAMES[i]} ${CATCHES[i]}"
 		fi
 	done
-	# This boot's start is the reboot suite's control: nothing has restarted
-	# argguard yet.
-	if [[ -n $(union reboot-suite) ]]; then
-		control reboot-suite reboot/cases "$(union reboot-suite)"
-	fi
 	good_again "the package's own build"
 	if [[ -n $(union suite) ]]; then
 		control suite cases "$(union suite)"
@@ -267,32 +279,42 @@ first_boot() {
 		done
 		good_again "the package suite's mutants"
 	fi
-	for i in "${!NAMES[@]}"; do
-		[[ ${JOBS[i]} == reboot-suite && ${KINDS[i]} != broken ]] || continue
-		reboot=$i
-	done
-	if [[ -z $reboot ]]; then
+	if [[ -z $(union reboot-suite) ]]; then
 		report
 		return
 	fi
-	"$HERE/../reboot/prepare.sh" >"$STATE/reboot-prepare.log" 2>&1
-	install_artefact "$MUTANTS/${NAMES[reboot]}"
-	echo "$reboot" >"$FIRST_BOOT_DONE"
-	sync
-	echo "first boot done; the second runs ${NAMES[reboot]}'s tests"
+	{
+		echo control
+		for i in "${!NAMES[@]}"; do
+			[[ ${JOBS[i]} == reboot-suite && ${KINDS[i]} != broken ]] && echo "$i"
+		done
+	} >"$REBOOTS"
+	next_reboot
 }
 
-second_boot() {
-	local i
-	i=$(cat "$FIRST_BOOT_DONE")
-	judge "${NAMES[i]}" reboot/cases "${CATCHES[i]}"
-	report
+# A boot of the reboot suite's: its control or a mutant's tests, then the
+# next one's preparation, or the report after the last.
+reboot_boot() {
+	local this
+	this=$(head -n 1 "$REBOOTS")
+	sed -i 1d "$REBOOTS"
+	if [[ $this == control ]]; then
+		control reboot-suite reboot/cases "$(union reboot-suite)"
+	else
+		judge "${NAMES[this]}" reboot/cases "${CATCHES[this]}"
+		good_again "${NAMES[this]}"
+	fi
+	if [[ ! -s $REBOOTS ]]; then
+		report
+		return
+	fi
+	next_reboot
 }
 
 main() {
 	read_list
-	if [[ -e $FIRST_BOOT_DONE ]]; then
-		second_boot
+	if [[ -e $REBOOTS ]]; then
+		reboot_boot
 	else
 		first_boot
 	fi

@@ -142,6 +142,31 @@ test_4_upgrade_to_a_build_with_the_same_instructions_attaches_its_own() {
 	assert_enforcing "after the upgrade to a rebuild"
 }
 
+# The window of size counts across upgrades: one that keeps the maps counts
+# each exec once; one whose maps are made afresh (here an older build's
+# config map at its pin, as an upgrade that changed the maps' layout finds)
+# carries their counts over in the state file. From the rebuild, as the
+# step before leaves it, or from argguard.deb when run alone.
+test_4b_counts_survive_an_upgrade_that_makes_the_maps_afresh() {
+	local before start id
+	big_argc_execs 3
+	before=$(scope_argc_execs global) start=$(window_start) id=$(sizes_map_id)
+	echo "before the upgrade: $before global execs of 4096+ args since $start, maps $id"
+	((before >= 3)) || fail "expected the 3 execs of $BIG_ARGC args counted, got $before"
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "dpkg -i of the rebuilt package failed"
+	assert_eq "$id" "$(sizes_map_id)" "the sizes map's id (the premise: the maps kept)"
+	assert_eq "$before" "$(scope_argc_execs global)" "the execs of 4096+ args, maps kept"
+	assert_eq "$start" "$(window_start)" "the window's start, maps kept"
+	rm "$PIN_DIR/config"
+	bpftool map create "$PIN_DIR/config" type array key 4 value 28 entries 1 name argguard_config
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "dpkg -i of the rebuilt package failed"
+	daemon_says "making all maps afresh" || fail "expected the maps made afresh"
+	[[ $(sizes_map_id) != "$id" ]] || fail "expected new maps"
+	assert_eq "$before" "$(scope_argc_execs global)" "the execs of 4096+ args, maps made afresh"
+	assert_eq "$start" "$(window_start)" "the window's start, maps made afresh"
+	assert_enforcing "after an upgrade that made the maps afresh"
+}
+
 # apt-get remove, as a fleet runs it (argguard(8), ROLLOUT: the kill switch).
 test_5_remove_ends_enforcement_and_keeps_the_conffiles() {
 	# Run alone (ARGGUARD_TEST_FILTER), from the package as shipped: install
