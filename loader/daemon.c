@@ -162,6 +162,7 @@ int run_daemon(const struct run_opts *opts)
 	 * the cgroups its rules name. Maps made afresh hold the interim
 	 * policy by then, never mode off.
 	 */
+	policy_interim_mode_from(opts->policy_path);
 	progs = programs_start(&earlier_pins, policy_hold_interim);
 	if (!progs)
 		return 1;

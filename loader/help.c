@@ -212,6 +212,29 @@ static const char reload_description[] =
 	"                  unchanged) or did not answer in time. systemctl\n"
 	"                  reload argguard runs it.\n";
 
+static const char preflight_options[] =
+	"        --format text|json\n"
+	"                        With preflight: a table (default), or one JSON object.\n"
+	"        --policy FILE   With preflight: judge FILE's deny limits (default\n"
+	"                        " DEFAULT_POLICY_FILE ").\n";
+
+static const char preflight_description[] =
+	"    preflight     Before enforcing: list the units (services and sockets\n"
+	"                  systemd knows) and the running processes whose soft\n"
+	"                  stack limit (LimitSTACK=, ulimit -s) lets an exec\n"
+	"                  through that the policy file's deny limits would deny,\n"
+	"                  each judged by the rule that would judge its execs:\n"
+	"                  the kernel lets an exec copy strings up to a quarter of\n"
+	"                  that limit (at most 6M), so under Debian's 8M stack\n"
+	"                  nothing over 2M. Each line says the stack limit, that\n"
+	"                  cap, and the limits under it with their rules: the\n"
+	"                  execs between them would be denied. Reads /proc and\n"
+	"                  systemctl, root only; loads nothing. A process may still\n"
+	"                  raise its soft limit up to its hard one later: argguard\n"
+	"                  report, after a while in audit mode, shows what ran.\n"
+	"                  Exits 0 if it found none, 1 if it found some, 2 on an\n"
+	"                  error.\n";
+
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
 	"                  " ARGGUARD_PIN_DIR "/: the programs detach and\n"
@@ -239,6 +262,8 @@ static const struct command_help commands[] = {
 	  suggest_description, suggest_options, NULL },
 	{ "reload", "    argguard reload --pid PID [--timeout SECONDS]\n", reload_description,
 	  reload_options, NULL },
+	{ "preflight", "    argguard preflight [--format text|json] [--policy FILE]\n",
+	  preflight_description, preflight_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -297,6 +322,7 @@ static const char help_policy_examples[] =
 	"    argguard policy show\n"
 	"    argguard policy show --diff    # what a reload would change\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
+	"    argguard preflight             # who the limits would deny, before enforcing\n"
 	"    argguard report                # sizes seen, and what the limits deny\n"
 	"    argguard suggest --keep-share 99.9 > /tmp/new.conf  # denies the top 0.1%\n"
 	"    argguard suggest --from host-*.json > /tmp/fleet.conf   # many hosts' reports\n"
@@ -326,6 +352,7 @@ static const char help_tail[] =
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
 	"    policy show --diff: 0 if they match, 1 if they differ, 2 on an error;\n"
+	"    preflight: 0 if it found nothing, 1 if it found something, 2 on an error;\n"
 	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n"
 	"\n"
 	"SEE ALSO\n"
