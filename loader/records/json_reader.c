@@ -42,6 +42,18 @@ static void skip_space(struct parser *ps)
 		ps->p++;
 }
 
+/* Past the next character after white space, if it is c; else fail with why. */
+static bool expect(struct parser *ps, char c, const char *why)
+{
+	skip_space(ps);
+	if (ps->p >= ps->end || *ps->p != c) {
+		fail(ps, "%s", why);
+		return false;
+	}
+	ps->p++;
+	return true;
+}
+
 static struct json_value *new_value(struct parser *ps, enum json_type type)
 {
 	struct json_value *v = calloc(1, sizeof(*v));
@@ -294,26 +306,12 @@ static bool parse_key(struct parser *ps, char **key)
 {
 	size_t len;
 
-	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != '"') {
-		fail(ps, "expected a key");
+	if (!expect(ps, '"', "expected a key") || !parse_string(ps, key, &len))
 		return false;
-	}
-	ps->p++;
-	if (!parse_string(ps, key, &len))
-		return false;
-	if (strlen(*key) != len) {
+	if (strlen(*key) != len)
 		fail(ps, "a key with a NUL in it");
-		goto bad;
-	}
-	skip_space(ps);
-	if (ps->p >= ps->end || *ps->p != ':') {
-		fail(ps, "expected ':' after a key");
-		goto bad;
-	}
-	ps->p++;
-	return true;
-bad:
+	else if (expect(ps, ':', "expected ':' after a key"))
+		return true;
 	free(*key);
 	*key = NULL;
 	return false;
