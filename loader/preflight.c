@@ -10,7 +10,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <pwd.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "cgroup_pattern.h"
 #include "json_writer.h"
 #include "log.h"
+#include "options.h"
 #include "names.h"
 #include "record_spell.h"
 #include "units.h"
@@ -872,31 +872,16 @@ int preflight_run(FILE *out, const struct policy *p, const char *policy_path,
 
 int preflight_command(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "policy", required_argument, NULL, 'p' },
-		{},
-	};
 	const char *policy_path = DEFAULT_POLICY_FILE;
 	struct policy p;
 	bool json = false;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
-		if (c == 'p') {
-			policy_path = optarg;
-		} else if (c == 'F' && (!strcmp(optarg, "text") || !strcmp(optarg, "json"))) {
-			json = !strcmp(optarg, "json");
-		} else if (c == 'F') {
-			log_error("--format takes text or json, not '%s'", optarg);
-			return 2;
-		} else {
-			log_error("usage: argguard preflight [--format text|json] [--policy FILE]");
-			return 2;
-		}
-	}
+	ret = format_and_policy_options(
+		argc, argv, "usage: argguard preflight [--format text|json] [--policy FILE]",
+		&policy_path, &json);
+	if (ret)
+		return ret;
 	if (optind != argc) {
 		log_error("unexpected argument '%s' to preflight", argv[optind]);
 		return 2;

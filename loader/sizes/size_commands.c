@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "log.h"
+#include "options.h"
 #include "names.h"
 #include "policy_diff.h"
 #include "policy_maps.h"
@@ -71,32 +72,17 @@ static int read_inputs(const char *command, int argc, char **argv, const char *p
 
 int report_command(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'F' },
-		{ "policy", required_argument, NULL, 'p' },
-		{},
-	};
 	const char *policy_path = NULL;
 	struct policy live, file, *judge = &live;
 	struct size_data d;
 	bool json = false;
-	int c, ret;
+	int ret;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "p:", longopts, NULL)) != -1) {
-		if (c == 'p') {
-			policy_path = optarg;
-		} else if (c == 'F' && (!strcmp(optarg, "text") || !strcmp(optarg, "json"))) {
-			json = !strcmp(optarg, "json");
-		} else if (c == 'F') {
-			log_error("--format takes text or json, not '%s'", optarg);
-			return 2;
-		} else {
-			log_error("usage: argguard report [--format text|json] [--policy FILE]");
-			return 2;
-		}
-	}
+	ret = format_and_policy_options(
+		argc, argv, "usage: argguard report [--format text|json] [--policy FILE]",
+		&policy_path, &json);
+	if (ret)
+		return ret;
 	ret = read_inputs("report", argc, argv, policy_path, &file, &live, &d);
 	if (ret)
 		return ret;
