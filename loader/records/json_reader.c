@@ -84,6 +84,18 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* Past one digit or more; else fail with why. */
+static bool digits(struct parser *ps, const char *why)
+{
+	if (ps->p >= ps->end || !is_digit(*ps->p)) {
+		fail(ps, "%s", why);
+		return false;
+	}
+	while (ps->p < ps->end && is_digit(*ps->p))
+		ps->p++;
+	return true;
+}
+
 /* A number as RFC 8259 writes it, kept as its text. */
 static struct json_value *parse_number(struct parser *ps)
 {
@@ -103,23 +115,15 @@ static struct json_value *parse_number(struct parser *ps)
 	}
 	if (ps->p < ps->end && *ps->p == '.') {
 		ps->p++;
-		if (ps->p >= ps->end || !is_digit(*ps->p)) {
-			fail(ps, "expected a digit after '.'");
+		if (!digits(ps, "expected a digit after '.'"))
 			return NULL;
-		}
-		while (ps->p < ps->end && is_digit(*ps->p))
-			ps->p++;
 	}
 	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
 		ps->p++;
 		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
 			ps->p++;
-		if (ps->p >= ps->end || !is_digit(*ps->p)) {
-			fail(ps, "expected a digit in an exponent");
+		if (!digits(ps, "expected a digit in an exponent"))
 			return NULL;
-		}
-		while (ps->p < ps->end && is_digit(*ps->p))
-			ps->p++;
 	}
 	v = new_value(ps, JSON_NUMBER);
 	if (!v)
