@@ -40,6 +40,12 @@ static void test_json_reader(void)
 		"{\"a\": [1, 2, {\"b\": null}], \"s\": \"x\\u00e9\\ud83d\\ude00\\n\","
 		" \"t\": true, \"n\": 18446744073709551615, \"big\": "
 		"18446744073709551616, \"neg\": -1, \"f\": 1.5e3}";
+	static const char *const errors[][2] = {
+		{ "{1: 2}", "line 1: expected a key" },
+		{ "{\"a\" 1}", "line 1: expected ':' after a key" },
+		{ "1.x", "line 1: expected a digit after '.'" },
+		{ "1e+", "line 1: expected a digit in an exponent" },
+	};
 	char err[128], deep[2 * JSON_READER_MAX_DEPTH + 8];
 	struct json_value *v = json_parse(doc, strlen(doc), err, sizeof(err));
 	const struct json_value *a, *s;
@@ -81,6 +87,11 @@ static void test_json_reader(void)
 	v = json_parse("{\n\"a\": [1,\n2 3]}", 16, err, sizeof(err));
 	CHECK(!v && !strcmp(err, "line 3: expected ',' or ']'"), "an error names its line: %s",
 	      err);
+	for (size_t i = 0; i < sizeof(errors) / sizeof(errors[0]); i++) {
+		v = json_parse(errors[i][0], strlen(errors[i][0]), err, sizeof(err));
+		CHECK(!v && !strcmp(err, errors[i][1]), "%s is refused: %s", errors[i][0], err);
+	}
+	CHECK(parses("1.5E-3") && parses("-0.25e+10"), "fractions and exponents of either sign");
 }
 
 /* n execs of v bytes (total, and argv/envp if exact), argc 3, in h. */
