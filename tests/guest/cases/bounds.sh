@@ -9,11 +9,12 @@ SHIPPED_DEB=/usr/lib/argguard/tests/debs/argguard.deb
 # shipped FILE: FILE (an absolute path) as the package ships it.
 shipped() { dpkg-deb --fsys-tarfile "$SHIPPED_DEB" | tar -xO ".$1"; }
 
-# use_shipped_policy: the policy file as the package installs it, applied;
+# use_shipped_policy: the policy file as the package installs it (its
+# template, in debconf's default mode, enforce), applied;
 # put_back_site_policy undoes it.
 use_shipped_policy() {
 	cp "$POLICY_FILE" /tmp/argguard-site.conf
-	shipped /etc/argguard/argguard.conf >"$POLICY_FILE"
+	shipped /usr/share/argguard/argguard.conf >"$POLICY_FILE"
 	restore_policy
 }
 
