@@ -201,6 +201,15 @@ wait_log_lines() {
 	return 1
 }
 
+# complete_lines: stdin's lines that end in a newline. A line the daemon is
+# still writing has none yet, and is left for the next read.
+complete_lines() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+	done
+}
+
 # new_records N CMD...: run CMD, then print the records it added, waiting for N.
 new_records() {
 	local n=$1 before
