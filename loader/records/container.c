@@ -9,6 +9,9 @@
  *   containerd     /kubepods.slice/kubepods-QOS.slice/kubepods-QOS-podUID.slice/
  *                  cri-containerd-ID.scope
  *   cri-o          the same, with crio-ID.scope
+ *   cri            /kubepods/[QOS/]podUID/ID: the kubelet's cgroupfs driver, whose
+ *                  layout does not say which CRI runtime (containerd, or
+ *                  cri-dockerd's docker) made the container
  *   systemd-nspawn /machine.slice/machine-NAME.scope
  *
  * ID is 64 hex digits. A pod's UID is written with '_' for '-' in its slice's
@@ -161,9 +164,12 @@ static bool nspawn_scope(struct component c, struct component parent, char *id)
 	return strncmp(id, "qemu-", 5) && strncmp(id, "lxc-", 4);
 }
 
-/* The runtime whose container cgroup c is (parent: the component above it), or NULL. */
+/*
+ * The runtime whose container cgroup c is (parent: the component above it;
+ * below_pod: that is a cgroupfs driver's podUID), or NULL.
+ */
 static const char *container_scope(struct component c, struct component parent, bool below_user,
-				   char *id)
+				   bool below_pod, char *id)
 {
 	if (hex_id_between(c, "libpod-", ".scope", id) ||
 	    (is(parent, "libpod_parent") && hex_id_between(c, "libpod-", "", id)))
@@ -177,6 +183,8 @@ static const char *container_scope(struct component c, struct component parent, 
 		return "containerd";
 	if (hex_id_between(c, "crio-", ".scope", id))
 		return "cri-o";
+	if (below_pod && hex_id_between(c, "", "", id))
+		return "cri";
 	if (nspawn_scope(c, parent, id))
 		return "systemd-nspawn";
 	return NULL;
@@ -185,7 +193,7 @@ static const char *container_scope(struct component c, struct component parent, 
 bool container_from_cgroup(const char *path, struct container *c)
 {
 	struct component parent = { "", 0 }, comp;
-	bool below_user = false, below_kubepods = false;
+	bool below_user = false, below_kubepods = false, below_pod = false, pod_here;
 	char pod[POD_UID_LEN + 1] = "", id[CONTAINER_ID_MAX + 1];
 	const char *runtime, *end;
 
@@ -197,11 +205,13 @@ bool container_from_cgroup(const char *path, struct container *c)
 		comp = (struct component){ s, (size_t)(end - s) };
 		if (!comp.len)
 			continue;
-		if (is_user_service(comp))
+		pod_here = false;
+		if (is_user_service(comp)) {
 			below_user = true;
-		else if (!below_user && !c->runtime && pod_slice(comp, below_kubepods, id))
+		} else if (!below_user && !c->runtime && pod_slice(comp, below_kubepods, id)) {
 			memcpy(pod, id, sizeof(pod));
-		else if ((runtime = container_scope(comp, parent, below_user, id))) {
+			pod_here = has_prefix(comp, "pod"); /* the cgroupfs driver's */
+		} else if ((runtime = container_scope(comp, parent, below_user, below_pod, id))) {
 			if (c->runtime) { /* below the host's container: its owner's claim */
 				c->nested_runtime = runtime;
 				memcpy(c->nested_id, id, sizeof(c->nested_id));
@@ -210,8 +220,10 @@ bool container_from_cgroup(const char *path, struct container *c)
 				memcpy(c->id, id, sizeof(c->id));
 				memcpy(c->pod_uid, pod, sizeof(c->pod_uid));
 				c->rootless = below_user;
+				c->cgroup_len = (size_t)(end - path);
 			}
 		}
+		below_pod = pod_here;
 		below_kubepods = below_kubepods || has_prefix(comp, "kubepods");
 		parent = comp;
 	}

@@ -9,12 +9,14 @@
 #define ARGGUARD_CONTAINER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CONTAINER_ID_MAX 64 /* a runtime's hex id; a machine's name is cut there */
 #define POD_UID_LEN 36 /* a Kubernetes pod's uid: 8-4-4-4-12 hex digits */
 
 struct container {
-	const char *runtime; /* "docker", "podman", "containerd", "cri-o", "systemd-nspawn" */
+	/* "docker", "podman", "containerd", "cri-o", "cri" (a cgroupfs driver's pod), "systemd-nspawn" */
+	const char *runtime;
 	char id[CONTAINER_ID_MAX + 1];
 	char pod_uid[POD_UID_LEN + 1]; /* "" outside a Kubernetes pod */
 	/* Below a user's own systemd instance (user@UID.service): rootless podman. */
@@ -26,6 +28,8 @@ struct container {
 	 */
 	const char *nested_runtime;
 	char nested_id[CONTAINER_ID_MAX + 1];
+	/* How much of the path names the container's own cgroup, the outermost one's. */
+	size_t cgroup_len;
 };
 
 /*

@@ -37,6 +37,10 @@ static const struct want cases[] = {
 	  "containerd", ID, POD, false, NULL, NULL },
 	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/crio-" ID ".scope", "cri-o", ID, POD, false,
 	  NULL, NULL },
+	/* The kubelet's cgroupfs driver: which CRI runtime, its layout does not say. */
+	{ "/kubepods/burstable/pod" POD "/" ID, "cri", ID, POD, false, NULL, NULL },
+	{ "/kubepods/pod" POD "/" ID, "cri", ID, POD, false, NULL, NULL },
+	{ "/kubepods/besteffort/pod" POD "/" ID "/sub", "cri", ID, POD, false, NULL, NULL },
 	{ "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" POD_
 	  ".slice/docker-" ID ".scope",
 	  "docker", ID, POD, false, NULL, NULL },
@@ -81,8 +85,12 @@ static const struct want cases[] = {
 	{ "/system.slice/libpod-" ID, NULL, NULL, NULL, false, NULL, NULL },
 	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/crio-conmon-" ID ".scope", NULL, NULL, NULL,
 	  false, NULL, NULL },
-	{ "/kubepods/burstable/pod" POD "/" ID, NULL, NULL, NULL, false, NULL,
-	  NULL }, /* which CRI? */
+	/* A bare id right below a pod of the kubelet's cgroupfs driver only. */
+	{ "/kubepods/burstable/pod" POD "/x/" ID, NULL, NULL, NULL, false, NULL, NULL },
+	{ "/kubepods/" ID, NULL, NULL, NULL, false, NULL, NULL },
+	{ "/system.slice/pod" POD "/" ID, NULL, NULL, NULL, false, NULL, NULL },
+	{ "/kubepods.slice/kubepods-pod" POD_ ".slice/" ID, NULL, NULL, NULL, false, NULL, NULL },
+	{ USER "/kubepods/pod" POD "/" ID, NULL, NULL, NULL, false, NULL, NULL },
 	{ "/system.slice/docker-" ID ".scope.d", NULL, NULL, NULL, false, NULL, NULL },
 	{ "/system.slice/docker-" ID "0.scope", NULL, NULL, NULL, false, NULL, NULL },
 	{ "/system.slice/docker-4F1C2A9E8B7D6C5A4F1C2A9E8B7D6C5A4F1C2A9E8B7D6C5A4F1C2A9E8B7D6C5A"
@@ -154,6 +162,14 @@ int main(void)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_case(&cases[i]);
 	CHECK(!container_from_cgroup(NULL, &c), "no path, no container");
+	/* The container's own cgroup: where its runtime's part of the path ends. */
+	strcpy(name, "/machine.slice/libpod-" ID ".scope/container");
+	CHECK(container_from_cgroup(name, &c) &&
+		      c.cgroup_len == strlen("/machine.slice/libpod-" ID ".scope"),
+	      "%s: the container's cgroup is %zu bytes of it", name, c.cgroup_len);
+	strcpy(name, "/kubepods/pod" POD "/" ID "/docker/" ID2);
+	CHECK(container_from_cgroup(name, &c) && c.cgroup_len == strlen("/kubepods/pod" POD "/" ID),
+	      "%s: the outermost container's cgroup is %zu bytes of it", name, c.cgroup_len);
 	snprintf(name, sizeof(name), "/machine.slice/machine-%0*d.scope", CONTAINER_ID_MAX + 1, 0);
 	CHECK(!container_from_cgroup(name, &c), "a machine name past %d bytes is no container",
 	      CONTAINER_ID_MAX);
