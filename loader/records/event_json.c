@@ -75,6 +75,15 @@ static void add_other_sinks(struct json_writer *w, const char *key, const struct
 	json_end_object(w);
 }
 
+/* One of the CRI's names: bytes the pod's maker chose, or null. */
+static void add_name(struct json_writer *w, const char *key, const char *name)
+{
+	if (name)
+		add_bytes(w, key, name, strlen(name));
+	else
+		json_null(w, key);
+}
+
 /* An object; journald and audit get its members flat (record_fields.c), to match on. */
 static void add_container(struct json_writer *w, const char *key, const struct field_value *v)
 {
@@ -97,6 +106,10 @@ static void add_container(struct json_writer *w, const char *key, const struct f
 	} else {
 		json_null(w, "nested");
 	}
+	add_name(w, "pod", v->names ? v->names->pod : NULL);
+	add_name(w, "namespace", v->names ? v->names->namespace : NULL);
+	add_name(w, "name", v->names ? v->names->name : NULL);
+	add_name(w, "image", v->names ? v->names->image : NULL);
 	json_end_object(w);
 }
 

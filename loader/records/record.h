@@ -13,6 +13,8 @@
 
 #include "argguard.h"
 
+struct cri_names;
+
 /* How many records the rate limits held back for one uid. */
 struct uid_suppressed {
 	uint32_t uid;
@@ -74,6 +76,8 @@ struct record {
 	/* The drop counters' totals the summary brings the log up to. */
 	uint64_t mark_suppressed, mark_ring_full;
 	const struct record_envelope *envelope; /* the JSON log's lines only; else NULL */
+	/* The CRI's names of the caller's container (cri_names.h), or NULL. */
+	const struct cri_names *names;
 };
 
 /*

@@ -333,6 +333,7 @@ static void get_rule_cgroup_error(const struct record *r, struct field_value *v)
 static void get_container(const struct record *r, struct field_value *v)
 {
 	v->state = container_from_cgroup(r->cgroup, &v->container) ? FIELD_SET : FIELD_NULL;
+	v->names = r->names;
 }
 
 /* Its members, flat: none without a container. */
@@ -372,6 +373,38 @@ static void get_container_nested_id(const struct record *r, struct field_value *
 {
 	if (container_from_cgroup(r->cgroup, &v->container) && v->container.nested_runtime)
 		set_text(v, v->container.nested_id);
+}
+
+/* The CRI's names, from a bundle of root's containerd (cri_names.h): only those it has. */
+static void set_name(const struct record *r, struct field_value *v, size_t offset)
+{
+	const char *name;
+
+	if (!r->names || !container_from_cgroup(r->cgroup, &v->container))
+		return;
+	name = *(char *const *)((const char *)r->names + offset);
+	if (name)
+		set_bytes(v, name, strlen(name));
+}
+
+static void get_container_pod(const struct record *r, struct field_value *v)
+{
+	set_name(r, v, offsetof(struct cri_names, pod));
+}
+
+static void get_container_namespace(const struct record *r, struct field_value *v)
+{
+	set_name(r, v, offsetof(struct cri_names, namespace));
+}
+
+static void get_container_name(const struct record *r, struct field_value *v)
+{
+	set_name(r, v, offsetof(struct cri_names, name));
+}
+
+static void get_container_image(const struct record *r, struct field_value *v)
+{
+	set_name(r, v, offsetof(struct cri_names, image));
 }
 
 /* The summary's rows. */
@@ -498,6 +531,10 @@ static const struct record_field exec_fields[] = {
 	ROW(container_rootless, LITERAL, FIELD_FLAT),
 	ROW(container_nested_runtime, TEXT, FIELD_FLAT),
 	ROW(container_nested_id, TEXT, FIELD_FLAT),
+	ROW(container_pod, BYTES, FIELD_FLAT),
+	ROW(container_namespace, BYTES, FIELD_FLAT),
+	ROW(container_name, BYTES, FIELD_FLAT),
+	ROW(container_image, BYTES, FIELD_FLAT),
 };
 
 /* Or a summary's, in order. */

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "container.h"
+#include "cri_names.h"
 #include "record.h"
 
 enum record_field_kind {
@@ -37,6 +38,7 @@ struct field_value {
 	size_t len;
 	const struct record_losses *losses;
 	struct container container;
+	const struct cri_names *names; /* with container: the CRI's names of it, or NULL */
 	char buf[400]; /* what the getter spelled: a number, a time, an errno's number, a message */
 };
 

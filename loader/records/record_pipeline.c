@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The record pipeline: each event from the ring buffer becomes a typed
- * record, with the paths of its cgroups, and is queued for every sink,
+ * record, with the paths of its cgroups (and the CRI's names of its
+ * container, cri_names.h), and is queued for every sink,
  * each of which writes from a thread of its own (sink_queue.c). What never
  * reached the log (held back by the rate limits, lost to a full ring
  * buffer, malformed, given up by the log) and what the other sinks lost
@@ -20,6 +21,8 @@
 
 #include "cgroup.h"
 #include "clocks.h"
+#include "container.h"
+#include "cri_names.h"
 #include "event_json.h"
 #include "log.h"
 #include "policy.h"
@@ -54,6 +57,7 @@ struct record_pipeline {
 	uint64_t held_at_exit; /* what the last daemon's log never settled: reported here */
 	int64_t realtime_offset_ns;
 	struct cgroup_cache cgroups;
+	struct cri_cache cri;
 	struct losses reported; /* what the last summary covered */
 	uint64_t checked_ns; /* when the counters were last read */
 	unsigned int n_sinks;
@@ -73,6 +77,7 @@ static int log_event(void *ctx, void *data, size_t size)
 	struct record_pipeline *p = ctx;
 	const struct argguard_event *e = data;
 	struct record r = { .kind = RECORD_EXEC, .event = e };
+	struct container c;
 
 	if (size < sizeof(struct argguard_event)) {
 		p->malformed++;
@@ -81,6 +86,8 @@ static int log_event(void *ctx, void *data, size_t size)
 	r.cgroup = cgroup_cache_path(&p->cgroups, e->cgroup_id, &r.cgroup_err);
 	if (e->scope == ARGGUARD_SCOPE_CGROUP)
 		r.rule_cgroup = cgroup_cache_path(&p->cgroups, e->rule_id, &r.rule_cgroup_err);
+	if (container_from_cgroup(r.cgroup, &c))
+		r.names = cri_cache_names(&p->cri, r.cgroup, &c);
 	write_record(p, &r);
 	return 0;
 }
@@ -268,6 +275,8 @@ struct record_pipeline *record_pipeline_new(const struct record_maps *maps,
 	p->uid_buckets_fd = maps->uid_buckets;
 	p->realtime_offset_ns = realtime_offset_ns();
 	p->cgroups.root = DEFAULT_CGROUP_ROOT;
+	p->cri.cgroup_root = DEFAULT_CGROUP_ROOT;
+	p->cri.tasks_dir = CRI_TASKS_DIR;
 	memcpy(p->sinks, sinks, n_sinks * sizeof(struct sink *));
 	for (; p->n_sinks < n_sinks; p->n_sinks++) {
 		if (sink_queue_start(sinks[p->n_sinks])) { /* which closed it */
@@ -361,5 +370,6 @@ void record_pipeline_free(struct record_pipeline *p)
 	for (unsigned int i = 0; i < p->n_sinks; i++)
 		sink_queue_stop(p->sinks[i], &l);
 	cgroup_cache_free(&p->cgroups);
+	cri_cache_free(&p->cri);
 	free(p);
 }
