@@ -13,7 +13,8 @@
  * cgroup path too long for an audit message (so it names what it left
  * out); a summary that lost records in every way, with both other sinks
  * in use; and an exec in a docker container inside a Kubernetes pod's
- * container (so container is an object, with a nested one); each with the
+ * container (so container is an object, with a nested one and the CRI's
+ * names); each with the
  * JSON log's envelope, the second's host not UTF-8. A writer's field that none of these brings out is one the
  * check cannot see: a new kind of field comes with a record here.
  */
@@ -24,6 +25,7 @@
 
 #include <libaudit.h>
 
+#include "cri_names.h"
 #include "event_json.h"
 #include "journal.h"
 #include "linux_audit.h"
@@ -73,6 +75,9 @@ static struct argguard_event not_utf8(void)
 static const struct record_envelope envelope = { "build-7.example", BOOT_ID, 42 },
 				    odd_envelope = { "build-\xff", BOOT_ID, 43 };
 
+/* The CRI's names of the pod's container, as its bundle gives them. */
+static const struct cri_names names = { "web-7d4f9", "shop", "app", "registry.example/app:1.2" };
+
 static void fill(struct record r[NR_RECORDS], struct argguard_event e[2], char *long_path)
 {
 	e[0] = every_flag();
@@ -103,7 +108,8 @@ static void fill(struct record r[NR_RECORDS], struct argguard_event e[2], char *
 			  ".slice/cri-containerd-4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a"
 			  "4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a.scope/docker/0123456789abcdef"
 			  "0123456789abcdef0123456789abcdef0123456789abcdef",
-		.rule_cgroup = "/kubepods.slice"
+		.rule_cgroup = "/kubepods.slice",
+		.names = &names,
 	};
 	r[4] = (struct record){
 		.kind = RECORD_SUMMARY,
