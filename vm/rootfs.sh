@@ -20,6 +20,7 @@ PACKAGES=(
 	uidmap # newuidmap: user namespaces with subordinate uids, as rootless containers make
 	podman crun busybox-static # real containers, root and rootless, from a local busybox image
 	netavark # the network stack containers-common depends on (a virtual package debootstrap leaves out)
+	containerd # Kubernetes' runtime: a container with the CRI's annotations, made with ctr
 	# The user's bus for the user's systemd, which rootless podman asks for each container's
 	# scope (with no bus it falls back to cgroupfs, and on cgroup v2 makes no cgroup at all).
 	dbus-user-session
