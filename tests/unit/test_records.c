@@ -18,6 +18,7 @@
 
 #include "cgroup.h"
 #include "check.h"
+#include "cri_names.h"
 #include "event_json.h"
 #include "journal.h"
 #include "json_writer.h"
@@ -592,6 +593,50 @@ static void envelope_is_the_logs_alone(void)
 	      "the audit message has none of it: %s", msg);
 }
 
+/*
+ * A CRI container's names: members of container, null when unknown; bytes
+ * that are not UTF-8 in hex, as every caller-chosen string; flat in the
+ * journal, and none there when unknown.
+ */
+static void container_names_are_the_bundles(void)
+{
+	static const struct cri_names names = { "web-7d4f9", "shop", NULL, "app:\xff" };
+	struct argguard_event e = sample();
+	struct record r = {
+		.kind = RECORD_EXEC,
+		.event = &e,
+		.cgroup = "/kubepods/pod2c9a6b1e-7f3d-4a5b-9c8d-1e2f3a4b5c6d/"
+			  "4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a4f1c2a9e8b7d6c5a",
+		.names = &names
+	};
+	json_object *obj = record_object(&r), *c = NULL;
+	const char *v;
+	size_t len;
+	char *f;
+
+	CHECK(obj && json_object_object_get_ex(obj, "container", &c) && c &&
+		      !strcmp(str(c, "runtime"), "cri") && !strcmp(str(c, "pod"), "web-7d4f9") &&
+		      !strcmp(str(c, "namespace"), "shop") && !strcmp(str(c, "name"), "(null)") &&
+		      !strcmp(str(c, "image"), "6170703aff") &&
+		      !strcmp(str(c, "image_encoding"), "hex"),
+	      "container: pod %s, namespace %s, name %s, image %s (%s)", str(c, "pod"),
+	      str(c, "namespace"), str(c, "name"), str(c, "image"), str(c, "image_encoding"));
+	json_object_put(obj);
+	f = journal_fields(&r, &len);
+	CHECK(f && (v = field(f, len, "ARGGUARD_CONTAINER_POD")) && !strcmp(v, "web-7d4f9"),
+	      "the journal's ARGGUARD_CONTAINER_POD: %s", f && v ? v : "(missing)");
+	CHECK(f && (v = field(f, len, "ARGGUARD_CONTAINER_NAMESPACE")) && !strcmp(v, "shop"),
+	      "the journal's ARGGUARD_CONTAINER_NAMESPACE: %s", f && v ? v : "(missing)");
+	CHECK(f && !field(f, len, "ARGGUARD_CONTAINER_NAME"), "no ARGGUARD_CONTAINER_NAME unknown");
+	free(f);
+	r.names = NULL;
+	obj = record_object(&r);
+	CHECK(obj && json_object_object_get_ex(obj, "container", &c) && c &&
+		      !strcmp(str(c, "pod"), "(null)") && !strcmp(str(c, "image"), "(null)"),
+	      "no bundle: the names are null (%s, %s)", str(c, "pod"), str(c, "image"));
+	json_object_put(obj);
+}
+
 int main(void)
 {
 	exec_record_carries_its_cgroup_paths();
@@ -610,5 +655,6 @@ int main(void)
 	cache_keeps_both_paths_of_a_record();
 	deep_directory_path_is_found_whole();
 	envelope_is_the_logs_alone();
+	container_names_are_the_bundles();
 	return check_done();
 }
