@@ -36,7 +36,7 @@ source "$(dirname "$0")/lib.sh"
 KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0 APPEND= BOOTS=1 MUTANTS=
 
 GUEST_HELPERS=(execsize execsize32 execsize_static exploit2010 pointer_flood exec_storm unpriv_bpf
-	argv_rewrite execloop bench_noop bench_noop_lsm fill_cgroup_ids)
+	argv_rewrite execloop bench_noop bench_noop_lsm fill_cgroup_ids cpu_ns)
 
 usage() {
 	sed -n '3,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2

@@ -26,6 +26,8 @@ CGROUP_EXECS=${BENCH_CGROUP_EXECS:-1000}
 BIG=6000 # argv bytes of an offending exec: over the 4K limit below
 MKDIRS=${BENCH_MKDIRS:-100} # cgroups made and removed per measurement
 MKDIRS_WORST=${BENCH_MKDIRS_WORST:-10} # the same, against the costliest patterns
+TICK_ROUNDS=${BENCH_TICK_ROUNDS:-3}
+TICK_S=${BENCH_TICK_S:-60} # the daemon idle this long: 12 metrics ticks
 
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies
 CG=/sys/fs/cgroup
@@ -38,7 +40,7 @@ STATS_EXECS=${BENCH_STATS_EXECS:-500}
 SITE_CONF=/etc/argguard/argguard.conf
 GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 # Which sections run (names as in main); all of them by default.
-SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint mkdir}
+SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint mkdir tick}
 # Which ways of logging the storm runs (see storm); all three by default.
 STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
 # Which configurations the overhead section compares; all eight by default
@@ -562,6 +564,26 @@ bench_mkdir() {
 			path=bench-mkdir/cg-000-user.scope.x n=$MKDIRS
 			[[ $c == p128worst ]] && path=$long n=$MKDIRS_WORST
 			emit mkdir_us "$c" "$r" "$(mkdir_loop "$n" "$path")"
+		done
+	done
+	argguard_on "$T/site.conf"
+}
+
+# 7. The daemon's CPU a metrics tick (issue 42), idle: the empty policy and
+# the 1,000 uid + 100 cgroup rules, each as the site file, TICK_S seconds
+# after the first tick that read it. The size keeper's write (every 300 s)
+# lands in some windows: the medians leave it out.
+bench_tick() {
+	local r c pid t0
+	for ((r = 1; r <= TICK_ROUNDS; r++)); do
+		for c in empty rules; do
+			argguard_on "$T/$c.conf"
+			sleep 6
+			pid=$(daemon_pid)
+			t0=$("$HELPERS/cpu_ns" "$pid")
+			sleep "$TICK_S"
+			emit daemon_tick_us "$c" "$r" "$(awk -v a="$t0" -v b="$("$HELPERS/cpu_ns" "$pid")" \
+				-v n="$((TICK_S / 5))" 'BEGIN { printf "%.0f", (b - a) / n / 1000 }')"
 		done
 	done
 	argguard_on "$T/site.conf"
