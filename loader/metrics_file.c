@@ -78,42 +78,50 @@ static void add_daemon_metrics(const struct metrics_file *mf, struct argguard_me
 		m->sinks[i] = (struct metrics_sink_loss){ .sink = names[i], .lost = lost[i] };
 }
 
+/*
+ * Every tick reads the live policy from the maps, once: its text for the
+ * drift check, its rules for the size distributions' scopes. Nothing
+ * counts an edit of the maps (bpftool writes no generation), so they are
+ * read every time; a batch read keeps that cheap. The policy file, which
+ * stat() can tell changed, is parsed again only when it did
+ * (policy_drift_check()).
+ */
 void metrics_file_write(struct metrics_file *mf)
 {
 	struct argguard_metrics m = { 0 };
 	struct size_data *sizes = NULL;
 	struct log_capture once;
-	struct policy live_policy;
-	int err;
+	struct policy live;
+	int err, live_err;
 
 	if (!mf->dir)
 		return;
 	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
 	err = metrics_read_maps(&mf->maps, &m);
 	if (!err) {
-		int live_err;
-		char *live = policy_maps_live_text(&mf->policy, &live_err);
+		char *live_text = NULL;
 
 		add_daemon_metrics(mf, &m);
-
+		live_err = policy_maps_read_live(&mf->policy, &live);
+		if (!live_err)
+			live_text = policy_canonical_text(&live);
 		/* Unreadable, the live policy is left unchecked, and the drift gauge out. */
-		policy_drift_check(&mf->drift, live, &m.policy_file);
-		free(live);
+		policy_drift_check(&mf->drift, live_text, &m.policy_file);
+		free(live_text);
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 		/* Unreadable, the distributions are left out, and the rest written. */
-		sizes = malloc(sizeof(*sizes));
-		if (sizes &&
-		    !sizes_maps_read_live(&mf->policy, DEFAULT_CGROUP_ROOT, &live_policy, sizes))
+		sizes = live_err ? NULL : malloc(sizeof(*sizes));
+		if (sizes && !sizes_maps_read(&mf->policy, &live, DEFAULT_CGROUP_ROOT, sizes))
 			m.sizes = sizes; /* its scopes name live's rules */
 		/* Failing still, it said why: not again every METRICS_INTERVAL_S. */
 		log_capture_start(&once, LOG_ERR, NULL, 0, mf->failing);
 		err = metrics_write_textfile(mf->dir, &m);
 		log_capture_stop(&once);
-		if (m.sizes) {
+		if (m.sizes)
 			size_data_free(sizes);
-			policy_free(&live_policy);
-		}
 		free(sizes);
+		if (!live_err)
+			policy_free(&live);
 	} else if (!mf->failing) {
 		log_error("failed to read the metrics: %s", strerror(-err));
 	}
