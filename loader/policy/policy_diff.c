@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 
@@ -302,7 +303,7 @@ out:
 
 void policy_drift_init(struct policy_drift *d, const char *path)
 {
-	*d = (struct policy_drift){ .path = path };
+	*d = (struct policy_drift){ .path = path, .settle_ns = POLICY_DRIFT_SETTLE_NS };
 }
 
 void policy_drift_free(struct policy_drift *d)
@@ -359,7 +360,7 @@ static bool file_stats(const char *path, const struct stat *first, struct stat *
 
 static bool same_files(const struct policy_drift *d, const struct stat *st, size_t n)
 {
-	if (!d->parsed || n != d->n_st)
+	if (!d->parsed || !d->settled || n != d->n_st)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!same_file(&st[i], &d->st[i]))
@@ -373,7 +374,29 @@ static bool same_files(const struct policy_drift *d, const struct stat *st, size
  * the metrics), not logged on every check. st: their stat()s, taken before
  * the parse (kept by d); NULL if they could not all be found.
  */
-static void parse_file(struct policy_drift *d, struct stat *st, size_t n_st)
+static long long ns_of(const struct timespec *t)
+{
+	return t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/*
+ * Whether no file of st changed within d->settle_ns before now
+ * (or after it: a clock set back), so that a change after the parse
+ * would show in their times.
+ */
+static bool settled(const struct policy_drift *d, const struct stat *st, size_t n,
+		    const struct timespec *now)
+{
+	long long since = ns_of(now) - d->settle_ns;
+
+	for (size_t i = 0; i < n; i++)
+		if (ns_of(&st[i].st_mtim) >= since || ns_of(&st[i].st_ctim) >= since)
+			return false;
+	return true;
+}
+
+static void parse_file(struct policy_drift *d, struct stat *st, size_t n_st,
+		       const struct timespec *now)
 {
 	struct log_capture quiet;
 	struct policy p;
@@ -395,6 +418,7 @@ out:
 	/* Files that stat() did not find are looked for again next time. */
 	free(d->st);
 	d->parsed = st != NULL;
+	d->settled = st && settled(d, st, n_st, now);
 	d->st = st;
 	d->n_st = st ? n_st : 0;
 }
@@ -403,8 +427,13 @@ void policy_drift_check(struct policy_drift *d, const char *live_text,
 			struct policy_file_check *out)
 {
 	struct stat first, *st = NULL;
-	bool found = !stat(d->path, &first);
+	struct timespec now;
+	bool found;
 	size_t n_st = 0;
+
+	/* Before the stat()s: a file they see changed after now is not settled. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	found = !stat(d->path, &first);
 
 	*out = (struct policy_file_check){ .path = d->path };
 	if (found && !S_ISREG(first.st_mode)) {
@@ -418,7 +447,7 @@ void policy_drift_check(struct policy_drift *d, const char *live_text,
 	if (found && same_files(d, st, n_st))
 		free(st);
 	else
-		parse_file(d, found ? st : NULL, n_st);
+		parse_file(d, found ? st : NULL, n_st, &now);
 	if (!d->text) {
 		out->state = POLICY_FILE_INVALID;
 		snprintf(out->error, sizeof(out->error), "%s", d->error);
