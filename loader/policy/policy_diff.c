@@ -67,6 +67,26 @@ char *policy_canonical_text(struct policy *p)
 	return text;
 }
 
+bool policy_same_live(const struct policy *a, const struct policy *b)
+{
+	if (a->mode != b->mode || a->empty_argv_action != b->empty_argv_action ||
+	    a->head_bytes != b->head_bytes || a->event_rate != b->event_rate ||
+	    a->event_burst != b->event_burst || a->event_rate_total != b->event_rate_total ||
+	    a->learn_sizes != b->learn_sizes || memcmp(&a->global, &b->global, sizeof(a->global)) ||
+	    memcmp(&a->setuid, &b->setuid, sizeof(a->setuid)) || a->n_uids != b->n_uids ||
+	    a->n_cgroups != b->n_cgroups)
+		return false;
+	for (size_t i = 0; i < a->n_uids; i++)
+		if (a->uids[i].uid != b->uids[i].uid ||
+		    memcmp(&a->uids[i].rule, &b->uids[i].rule, sizeof(a->uids[i].rule)))
+			return false;
+	for (size_t i = 0; i < a->n_cgroups; i++)
+		if (strcmp(a->cgroups[i].path, b->cgroups[i].path) ||
+		    memcmp(&a->cgroups[i].rule, &b->cgroups[i].rule, sizeof(a->cgroups[i].rule)))
+			return false;
+	return true;
+}
+
 struct line {
 	const char *s;
 	size_t len; /* without its newline */

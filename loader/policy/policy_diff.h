@@ -27,6 +27,13 @@ void policy_sort(struct policy *p);
 char *policy_canonical_text(struct policy *p);
 
 /*
+ * Whether a and b, read from the maps by policy_maps_read() and sorted,
+ * hold the same settings and the same rules, byte for byte: then
+ * policy_canonical_text() prints them the same.
+ */
+bool policy_same_live(const struct policy *a, const struct policy *b);
+
+/*
  * A unified diff from the text old to the text new (lines, each ended by a
  * newline), with three lines of context, under "--- old_name" and
  * "+++ new_name"; each hunk's header names the [section] of old that its

@@ -562,6 +562,56 @@ static void settle_just_written_files(void)
 	free(live);
 }
 
+/* sorted: text parsed and sorted, as policy_maps_read_live() leaves a policy. */
+static void sorted(const char *text, struct policy *p)
+{
+	FILE *in = fmemopen((void *)text, strlen(text), "r");
+	char err[256] = "";
+
+	CHECK(!parse_quietly(in, "test.conf", p, err, sizeof(err)), "parses (%s)", err);
+	fclose(in);
+	policy_sort(p);
+}
+
+/*
+ * Issue 42: the daemon prints the live policy's text again only when a
+ * tick reads it changed. Any change of a setting, a limit, a uid or a
+ * cgroup path is a change; the order the maps gave the rules in is not.
+ */
+static void same_live_policy_is_byte_for_byte(void)
+{
+	static const char *const changed[] = {
+		"[global]\nmode = audit\nmax_total_bytes = 1M\n[uid 1000]\nmax_argv_bytes = "
+		"256K\naction = audit\n[cgroup /ci]\nmax_total_bytes = 4M\n",
+		"[global]\nmode = enforce\nmax_total_bytes = 1M\n[uid 1000]\nmax_argv_bytes = "
+		"257K\naction = audit\n[cgroup /ci]\nmax_total_bytes = 4M\n",
+		"[global]\nmode = enforce\nmax_total_bytes = 1M\n[uid 1001]\nmax_argv_bytes = "
+		"256K\naction = audit\n[cgroup /ci]\nmax_total_bytes = 4M\n",
+		"[global]\nmode = enforce\nmax_total_bytes = 1M\n[uid 1000]\nmax_argv_bytes = "
+		"256K\naction = audit\n[cgroup /cj]\nmax_total_bytes = 4M\n",
+		"[global]\nmode = enforce\nmax_total_bytes = 1M\n[uid 1000]\nmax_argv_bytes = "
+		"256K\naction = audit\n",
+		"[global]\nmode = enforce\nmax_total_bytes = 1M\nevent_rate = 5\n[uid 1000]\n"
+		"max_argv_bytes = 256K\naction = audit\n[cgroup /ci]\nmax_total_bytes = 4M\n",
+	};
+	struct policy a, b;
+
+	sorted(site, &a);
+	sorted("[cgroup /ci]\nmax_total_bytes = 4M\n[uid 1000]\naction = audit\n"
+	       "max_argv_bytes = 256K\n[global]\nmax_total_bytes = 1M\nmode = enforce\n",
+	       &b);
+	CHECK(policy_same_live(&a, &b) && policy_same_live(&b, &a),
+	      "the same policy, written in another order, is the same");
+	policy_free(&b);
+	for (size_t i = 0; i < sizeof(changed) / sizeof(changed[0]); i++) {
+		sorted(changed[i], &b);
+		CHECK(!policy_same_live(&a, &b) && !policy_same_live(&b, &a),
+		      "change %zu is a change", i);
+		policy_free(&b);
+	}
+	policy_free(&a);
+}
+
 int main(void)
 {
 	spelling_order_and_comments_do_not_count();
@@ -576,5 +626,6 @@ int main(void)
 	drift_reads_no_fifo();
 	drift_reads_the_fragments_and_sees_them_change();
 	settle_just_written_files();
+	same_live_policy_is_byte_for_byte();
 	return check_done();
 }
