@@ -167,21 +167,23 @@ int map_read_entries(int fd, size_t key_size, size_t value_size, map_entry_fn *e
 struct set_reader {
 	size_t set_offset;
 	__u32 set;
-	int (*add)(struct policy *, const void *, const struct argguard_rule *);
+	int (*add)(struct set_reader *r, const void *key, const struct argguard_rule *rule);
 	struct policy *p;
+	size_t room; /* the uid rules p->uids has room for */
 };
 
 static int add_if_in_set(const void *key, const void *value, void *ctx)
 {
-	const struct set_reader *r = ctx;
+	struct set_reader *r = ctx;
 	__u32 key_set;
 
 	memcpy(&key_set, (const unsigned char *)key + r->set_offset, sizeof(key_set));
-	return key_set == r->set ? r->add(r->p, key, value) : 0;
+	return key_set == r->set ? r->add(r, key, value) : 0;
 }
 
 static int read_hash_set(int fd, size_t key_size, size_t set_offset, __u32 set,
-			 int (*add)(struct policy *, const void *, const struct argguard_rule *),
+			 int (*add)(struct set_reader *, const void *,
+				    const struct argguard_rule *),
 			 struct policy *p)
 {
 	struct set_reader r = { .set_offset = set_offset, .set = set, .add = add, .p = p };
@@ -189,14 +191,32 @@ static int read_hash_set(int fd, size_t key_size, size_t set_offset, __u32 set,
 	return map_read_entries(fd, key_size, sizeof(struct argguard_rule), add_if_in_set, &r);
 }
 
-static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule)
+/*
+ * The uid rules grow by doubling: a realloc() for each of 1,000 rules cost
+ * the daemon's tick more than reading them from the map.
+ */
+static int add_uid(struct set_reader *r, const void *key, const struct argguard_rule *rule)
 {
-	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule, 0) ? 0
-										       : -ENOMEM;
+	struct policy *p = r->p;
+
+	if (p->n_uids == r->room) {
+		size_t room = r->room ? 2 * r->room : 64;
+		struct uid_rule *more = realloc(p->uids, room * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		p->uids = more;
+		r->room = room;
+	}
+	p->uids[p->n_uids++] =
+		(struct uid_rule){ .uid = ((const struct argguard_uid_key *)key)->uid,
+				   .rule = *rule };
+	return 0;
 }
 
-static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule)
+static int add_cgroup(struct set_reader *r, const void *key, const struct argguard_rule *rule)
 {
+	struct policy *p = r->p;
 	const struct argguard_cgroup_key *k = key;
 	char path[sizeof(k->path) + 1];
 
