@@ -566,7 +566,7 @@ test_names_that_spell_audit_fields_move_no_ausearch_match() {
 	limit=$(live_limit) exe=$(readlink "/proc/$(daemon_pid)/exe")
 	cp "$HELPERS/execsize" "/tmp/$odd"
 	cp /bin/true "$target"
-	trap 'rm -f "/tmp/$odd" "$target"' EXIT
+	trap "rm -f '/tmp/$odd' '$target'" EXIT
 	r=$(new_records 1 "${AS_TESTER[@]}" "/tmp/$odd" $((limit + 1)) 0 "$target")
 	pid=$(jq -r .pid <<<"$r")
 	assert_eq "$odd $target" "$(jq -r '"\(.comm) \(.filename)"' <<<"$r")" "the record's comm and filename"
