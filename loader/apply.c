@@ -20,6 +20,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "names.h"
+#include "size_state.h"
 #include "start_plan.h"
 
 #define ARGGUARD_RECOVERY_PARAM "argguard.mode"
@@ -297,6 +298,13 @@ static int apply_file_locked(const char *path, bool fragments, bool force,
 		save_last_good(&p);
 		warn_missing_cgroups(path, &p);
 		note_unknown_names(path, &p, skipped, skipped_len);
+		/*
+		 * The maps drop a dropped rule's counts; so does the window on
+		 * disk. Not for a rule skipped because its name is unknown yet,
+		 * at boot, say: its counts wait for the apply that knows it.
+		 */
+		if (!p.unknown_names)
+			size_state_keep_ruled(ARGGUARD_SIZES_STATE, 0, &p);
 	}
 out:
 	policy_free(&p);
@@ -412,13 +420,16 @@ int policy_reload_daemon(pid_t pid, unsigned int timeout_s)
 	return ret;
 }
 
-/* Apply the built-in default under the lock, marking the live set with state. */
-static int apply_default_locked(enum argguard_policy_state state)
+/*
+ * Apply the built-in default under the lock, in mode (the shipped file's
+ * own is enforce), marking the live set with state.
+ */
+static int apply_default_locked(enum argguard_policy_state state, uint32_t mode)
 {
 	struct policy safe;
 
 	policy_init(&safe);
-	safe.mode = ARGGUARD_MODE_ENFORCE;
+	safe.mode = mode;
 	safe.global.max_total_bytes = DEFAULT_MAX_TOTAL_BYTES;
 	safe.global.audit_max_total_bytes = DEFAULT_AUDIT_MAX_TOTAL_BYTES;
 	safe.setuid.audit_max_total_bytes = DEFAULT_SETUID_AUDIT_MAX_TOTAL_BYTES;
@@ -429,10 +440,34 @@ static int apply_default_locked(enum argguard_policy_state state)
 }
 
 /*
- * Apply the policy from, under the lock (path: the policy file's). 0, or a
- * negative errno with the reason logged.
+ * The mode the policy file at path says, if it parses, else enforce: what
+ * the built-in default takes as the interim policy, so that a file in
+ * audit mode (a package installed in audit mode, say) is not enforced for
+ * the moment between the programs' attach and its apply. Quietly: that
+ * apply says what is wrong with the file.
  */
-static int apply_from_locked(enum policy_source from, const char *path,
+static uint32_t file_mode(const char *path)
+{
+	uint32_t mode = ARGGUARD_MODE_ENFORCE;
+	struct log_capture c;
+	struct policy p;
+
+	if (!path)
+		return mode;
+	log_capture_start(&c, LOG_ERR, NULL, 0, true);
+	if (!policy_parse_file(path, &p)) {
+		mode = p.mode;
+		policy_free(&p);
+	}
+	log_capture_stop(&c);
+	return mode;
+}
+
+/*
+ * Apply the policy from, under the lock (path: the policy file's; mode: the
+ * built-in default's). 0, or a negative errno with the reason logged.
+ */
+static int apply_from_locked(enum policy_source from, const char *path, uint32_t mode,
 			     enum argguard_policy_state state, char *skipped, size_t skipped_len)
 {
 	skipped[0] = '\0';
@@ -444,7 +479,7 @@ static int apply_from_locked(enum policy_source from, const char *path,
 		return apply_file_locked(ARGGUARD_LAST_GOOD, false, false, state, skipped,
 					 skipped_len);
 	case POLICY_FROM_DEFAULT:
-		return apply_default_locked(state);
+		return apply_default_locked(state, mode);
 	default:
 		log_error("no policy to apply");
 		return -EINVAL;
@@ -454,28 +489,36 @@ static int apply_from_locked(enum policy_source from, const char *path,
 /*
  * What a fresh start falls back on, under the lock, in the order
  * policy_fallback_after() gives: the last policy that applied, else the
- * built-in default. Each one that fails says why in the log. Returns the
+ * built-in default, in the mode of the file at mode_from if it parses
+ * (NULL: enforce). Each one that fails says why in the log. Returns the
  * one in force, and says which in what; or POLICY_FROM_NOWHERE, with why
  * the last one failed in why.
  */
-static enum policy_source apply_fallback_locked(enum argguard_policy_state state, char *what,
-						size_t what_len, char *why, size_t why_len)
+static enum policy_source apply_fallback_locked(enum argguard_policy_state state,
+						const char *mode_from, char *what, size_t what_len,
+						char *why, size_t why_len)
 {
 	bool last_good_kept = !access(ARGGUARD_LAST_GOOD, F_OK);
 	enum policy_source from = POLICY_FROM_FILE;
+	uint32_t mode = ARGGUARD_MODE_ENFORCE;
 	char skipped[APPLY_SKIPPED_MAX];
 	struct log_capture c;
 	int ret;
 
 	while ((from = policy_fallback_after(from, last_good_kept)) != POLICY_FROM_NOWHERE) {
+		if (from == POLICY_FROM_DEFAULT)
+			mode = file_mode(mode_from);
 		log_capture_start(&c, LOG_ERR, why, why_len, false);
-		ret = apply_from_locked(from, NULL, state, skipped, sizeof(skipped));
+		ret = apply_from_locked(from, NULL, mode, state, skipped, sizeof(skipped));
 		log_capture_stop(&c);
 		if (ret)
 			continue;
 		if (from == POLICY_FROM_LAST_GOOD)
 			snprintf(what, what_len, "the last policy that applied (%s)%s",
 				 ARGGUARD_LAST_GOOD, skipped);
+		else if (mode != ARGGUARD_MODE_ENFORCE)
+			snprintf(what, what_len, "the built-in default (%s), in mode %s as %s says",
+				 DEFAULT_POLICY_TEXT, mode_name(mode), mode_from);
 		else
 			snprintf(what, what_len, "the built-in default (%s)", DEFAULT_POLICY_TEXT);
 		break;
@@ -494,8 +537,8 @@ int policy_apply_at_start(const char *path)
 	if (lock < 0)
 		return -1;
 	log_capture_start(&c, LOG_ERR, why, sizeof(why), false);
-	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_POLICY_APPLIED, skipped,
-				sizeof(skipped));
+	ret = apply_from_locked(POLICY_FROM_FILE, path, ARGGUARD_MODE_ENFORCE,
+				ARGGUARD_POLICY_APPLIED, skipped, sizeof(skipped));
 	log_capture_stop(&c);
 	if (!ret) {
 		log_info("applied %s%s", path, skipped);
@@ -503,8 +546,9 @@ int policy_apply_at_start(const char *path)
 		goto out;
 	}
 	log_error("%s not applied", path);
-	in_force = apply_fallback_locked(ARGGUARD_POLICY_APPLIED, what, sizeof(what), fallback_why,
-					 sizeof(fallback_why));
+	/* The file did not apply: its mode is no one's word. */
+	in_force = apply_fallback_locked(ARGGUARD_POLICY_APPLIED, NULL, what, sizeof(what),
+					 fallback_why, sizeof(fallback_why));
 	if (in_force == POLICY_FROM_NOWHERE) {
 		log_error("failed to apply even the built-in default policy");
 		set_status(false, 0, "%s not applied: %s; nothing could be applied: %s", path, why,
@@ -518,11 +562,19 @@ out:
 	return policy_start_result(in_force);
 }
 
+/* The policy file whose mode the interim built-in default takes; NULL for enforce. */
+static const char *interim_mode_from;
+
+void policy_interim_mode_from(const char *path)
+{
+	interim_mode_from = path;
+}
+
 int policy_hold_interim(void)
 {
 	enum argguard_policy_state state;
 	struct policy_maps maps;
-	char why[APPLY_WHY_MAX / 2], what[256];
+	char why[APPLY_WHY_MAX / 2], what[4096 + 256];
 	int lock = apply_lock(), ret;
 
 	if (lock < 0)
@@ -538,8 +590,8 @@ int policy_hold_interim(void)
 	}
 	if (!start_needs_interim(state))
 		goto out; /* a policy is in force already: the start applies the file over it */
-	if (apply_fallback_locked(ARGGUARD_POLICY_INTERIM, what, sizeof(what), why, sizeof(why)) ==
-	    POLICY_FROM_NOWHERE) {
+	if (apply_fallback_locked(ARGGUARD_POLICY_INTERIM, interim_mode_from, what, sizeof(what),
+				  why, sizeof(why)) == POLICY_FROM_NOWHERE) {
 		log_error("failed to write the interim policy, so nothing is attached");
 		ret = -EIO;
 	} else {

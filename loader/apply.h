@@ -72,9 +72,19 @@ int policy_reload_daemon(pid_t pid, unsigned int timeout_s);
 int policy_apply_at_start(const char *path);
 
 /*
+ * The policy file (argguard run's) whose mode the interim built-in default
+ * takes, below. NULL, as before any call: mode enforce.
+ */
+void policy_interim_mode_from(const char *path);
+
+/*
  * Before any program is attached over maps made afresh (policy_state
  * unset, which reads as mode off): write the last policy that applied, else
- * the built-in default, marked interim. Maps that hold a policy already are
+ * the built-in default, marked interim: in the mode of the file
+ * policy_interim_mode_from() named, if it parses, so that a file in audit
+ * mode (an install in audit mode) is never enforced before its own apply;
+ * reading it is the one read of the file before the programs attach, and
+ * only where no policy ever applied. Maps that hold a policy already are
  * left alone. If the start dies before policy_apply_at_start(), the pins
  * enforce this, and the next start applies the file. Returns 0, or a
  * negative errno with the reason logged: then nothing may be attached.

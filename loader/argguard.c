@@ -29,6 +29,7 @@
 #include "policy_diff.h"
 #include "policy_maps.h"
 #include "pin_dir.h"
+#include "preflight.h"
 #include "size_commands.h"
 #include "size_maps.h"
 
@@ -429,9 +430,10 @@ static const struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 } commands[] = {
-	{ "run", run_command },	      { "policy", policy_command },   { "status", status },
-	{ "report", report_command }, { "suggest", suggest_command }, { "unload", unload_command },
-	{ "reload", reload_command },
+	{ "run", run_command },		{ "policy", policy_command },
+	{ "status", status },		{ "report", report_command },
+	{ "suggest", suggest_command }, { "unload", unload_command },
+	{ "reload", reload_command },	{ "preflight", preflight_command },
 };
 
 int main(int argc, char **argv)

@@ -35,6 +35,7 @@
 #include "pin_dir.h"
 #include "programs.h"
 #include "record_pipeline.h"
+#include "size_window.h"
 #include "start_plan.h"
 
 /*
@@ -131,6 +132,8 @@ static void say_ready(const struct live_maps *maps, const char *log_path)
 int run_daemon(const struct run_opts *opts)
 {
 	struct metrics_file metrics;
+	struct size_keeper sizes;
+	int map_fds[NR_MAP_PINS];
 	struct record_pipeline *records;
 	struct sink *sinks[3]; /* the JSON log, journald, the Linux audit log */
 	unsigned int n_sinks;
@@ -159,6 +162,7 @@ int run_daemon(const struct run_opts *opts)
 	 * the cgroups its rules name. Maps made afresh hold the interim
 	 * policy by then, never mode off.
 	 */
+	policy_interim_mode_from(opts->policy_path);
 	progs = programs_start(&earlier_pins, policy_hold_interim);
 	if (!progs)
 		return 1;
@@ -242,6 +246,9 @@ int run_daemon(const struct run_opts *opts)
 	install_signals();
 	say_ready(&metrics.maps, opts->log_path);
 	metrics_file_write(&metrics);
+	for (int i = 0; i < NR_MAP_PINS; i++)
+		map_fds[i] = programs_map_fd(progs, i);
+	size_keeper_start(&sizes, map_fds, earlier_pins, programs_exact_sizes(progs));
 	while (!stopping) {
 		if (reload) {
 			reload = 0;
@@ -264,8 +271,10 @@ int run_daemon(const struct run_opts *opts)
 			break;
 		}
 		metrics_file_tick(&metrics);
+		size_keeper_tick(&sizes);
 	}
 	notify("STOPPING=1");
+	size_keeper_save(&sizes);
 	metrics_file_remove(&metrics);
 	record_pipeline_drain(records);
 	err = err < 0 ? err : 0;

@@ -15,6 +15,7 @@
 #include "names.h"
 #include "pins.h"
 #include "policy.h"
+#include "size_state.h"
 
 /* Where the package puts the monitoring files (CMakeLists.txt, monitoring/). */
 #define ARGGUARD_SHARE_DIR "/usr/share/argguard"
@@ -46,7 +47,9 @@ static const char run_options[] =
 	"    -s, --on-stop keep|unload\n"
 	"                        What SIGTERM (systemctl stop) does to enforcement:\n"
 	"                        keep it in the pinned links (default), or unload\n"
-	"                        it as argguard unload would. A crash always keeps it.\n"
+	"                        it as argguard unload would: then every restart,\n"
+	"                        an upgrade's too, leaves execs unjudged until the\n"
+	"                        next start. A crash always keeps it.\n"
 	"    -m, --metrics-dir DIR\n"
 	"                        Keep DIR/" METRICS_TEXTFILE " current for node_exporter's\n"
 	"                        textfile collector (on Debian, DIR is\n"
@@ -150,7 +153,11 @@ static const char report_description[] =
 	"                  many execs each limit in force (or in --policy FILE)\n"
 	"                  would have denied or logged as would-deny. Counting\n"
 	"                  is on while the mode is audit or enforce; a rule keeps\n"
-	"                  its counts while it stays in the policy.\n";
+	"                  its counts while it stays in the policy, across\n"
+	"                  restarts, reboots and upgrades\n"
+	"                  (" ARGGUARD_SIZES_STATE "). It says which window\n"
+	"                  it covers; --format json adds the host, the boot id,\n"
+	"                  the size mode and a schema version.\n";
 
 static const char suggest_options[] =
 	"        --keep-share P  With suggest: the percentage of the execs at or over\n"
@@ -172,7 +179,11 @@ static const char suggest_options[] =
 	"                        keeps its limits (default 1000).\n"
 	"        --min-hours H   With suggest: so does one counted for fewer hours\n"
 	"                        (default 24).\n"
-	"        --policy FILE   With suggest: start from FILE, not the live policy.\n";
+	"        --policy FILE   With suggest: start from FILE, not the live policy.\n"
+	"        --from FILE...  With suggest: from the counts of these reports\n"
+	"                        (argguard report --format json, of many hosts),\n"
+	"                        summed, not this host's; the policy it starts\n"
+	"                        from stands for the hosts' policies in force.\n";
 
 static const char suggest_description[] =
 	"    suggest       Print a policy file: the live policy (or FILE) with\n"
@@ -182,8 +193,9 @@ static const char suggest_description[] =
 	"                  goes above a deny limit in force, nor under 128K; a\n"
 	"                  scope under the minimum sample keeps its limits. A\n"
 	"                  comment above each section gives its sample, its\n"
-	"                  window and the largest exec that ran, and whose.\n"
-	"                  Check it with argguard policy check, then apply it.\n";
+	"                  window and the largest exec that ran, and whose; its\n"
+	"                  first lines, the window it learned from. Check it\n"
+	"                  with argguard policy check, then apply it.\n";
 
 static const char reload_options[] =
 	"        --pid PID       With reload: the process id of argguard run\n"
@@ -199,6 +211,29 @@ static const char reload_description[] =
 	"                  FILE:LINE error printed, the policy in force\n"
 	"                  unchanged) or did not answer in time. systemctl\n"
 	"                  reload argguard runs it.\n";
+
+static const char preflight_options[] =
+	"        --format text|json\n"
+	"                        With preflight: a table (default), or one JSON object.\n"
+	"        --policy FILE   With preflight: judge FILE's deny limits (default\n"
+	"                        " DEFAULT_POLICY_FILE ").\n";
+
+static const char preflight_description[] =
+	"    preflight     Before enforcing: list the units (services and sockets\n"
+	"                  systemd knows) and the running processes whose soft\n"
+	"                  stack limit (LimitSTACK=, ulimit -s) lets an exec\n"
+	"                  through that the policy file's deny limits would deny,\n"
+	"                  each judged by the rule that would judge its execs:\n"
+	"                  the kernel lets an exec copy strings up to a quarter of\n"
+	"                  that limit (at most 6M), so under Debian's 8M stack\n"
+	"                  nothing over 2M. Each line says the stack limit, that\n"
+	"                  cap, and the limits under it with their rules: the\n"
+	"                  execs between them would be denied. Reads /proc and\n"
+	"                  systemctl, root only; loads nothing. A process may still\n"
+	"                  raise its soft limit up to its hard one later: argguard\n"
+	"                  report, after a while in audit mode, shows what ran.\n"
+	"                  Exits 0 if it found none, 1 if it found some, 2 on an\n"
+	"                  error.\n";
 
 static const char unload_description[] =
 	"    unload        With no daemon running, remove every pin under\n"
@@ -223,10 +258,12 @@ static const struct command_help commands[] = {
 	{ "suggest",
 	  "    argguard suggest [--keep-share P] [--margin M] [--mode MODE]\n"
 	  "                     [--tier deny|would-deny] [--counts] [--min-execs N]\n"
-	  "                     [--min-hours H] [--policy FILE]\n",
+	  "                     [--min-hours H] [--policy FILE] [--from FILE...]\n",
 	  suggest_description, suggest_options, NULL },
 	{ "reload", "    argguard reload --pid PID [--timeout SECONDS]\n", reload_description,
 	  reload_options, NULL },
+	{ "preflight", "    argguard preflight [--format text|json] [--policy FILE]\n",
+	  preflight_description, preflight_options, NULL },
 	{ "unload", "    argguard unload\n", unload_description, NULL, NULL },
 };
 
@@ -285,8 +322,10 @@ static const char help_policy_examples[] =
 	"    argguard policy show\n"
 	"    argguard policy show --diff    # what a reload would change\n"
 	"    argguard status --format json | jq .decisions.global.deny\n"
+	"    argguard preflight             # who the limits would deny, before enforcing\n"
 	"    argguard report                # sizes seen, and what the limits deny\n"
 	"    argguard suggest --keep-share 99.9 > /tmp/new.conf  # denies the top 0.1%\n"
+	"    argguard suggest --from host-*.json > /tmp/fleet.conf   # many hosts' reports\n"
 	"    journalctl _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny\n"
 	"    bpftool map dump pinned " ARGGUARD_PIN_DIR "/global_rules\n";
 
@@ -303,6 +342,7 @@ static const char help_tail[] =
 	"    " DEFAULT_POLICY_FILE POLICY_FRAGMENT_DIR_SUFFIX
 	"/    its fragments, *.conf, after it\n"
 	"    " ARGGUARD_LAST_GOOD "  the last policy that applied\n"
+	"    " ARGGUARD_SIZES_STATE "     the window's size counts\n"
 	"    " ARGGUARD_APPLY_STATUS "       the last apply's outcome\n"
 	"    " ARGGUARD_NAMES_UNKNOWN "      there while it skipped names unknown here\n"
 	"    " DEFAULT_LOG "\n"
@@ -312,6 +352,7 @@ static const char help_tail[] =
 	"EXIT STATUS\n"
 	"    0 on success, 1 on a failure or a refused policy, 2 on a usage error;\n"
 	"    policy show --diff: 0 if they match, 1 if they differ, 2 on an error;\n"
+	"    preflight: 0 if it found nothing, 1 if it found something, 2 on an error;\n"
 	"    argguard run exits 78 when it cannot prove enforcement (no bpf LSM).\n"
 	"\n"
 	"SEE ALSO\n"

@@ -544,7 +544,7 @@ void size_metrics_print(FILE *out, const struct size_data *d)
 		bool any = false;
 
 		snprintf(name, sizeof(name), "argguard_exec_%s", size_metric_name(m));
-		for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
+		for (size_t s = 0; s < d->n_scopes; s++) {
 			if (!size_hist_execs(&d->hist[s], m) || !size_scope_shown(&d->scopes[s]))
 				continue;
 			if (!any)

@@ -19,12 +19,13 @@
 # reboot-suite (two boots of one disk: the first runs
 # tests/guest/reboot/prepare.sh, the second tests/guest/reboot/cases),
 # mutants (tests/guest/mutants/job.sh: the mutants in --mutants DIR, which
-# tests/mutants/guest.sh makes; a second boot if one is a reboot-suite
-# mutant), demo (tests/guest/demo), boot (tests/guest/boot: just boot),
-# bench-kernel or bench-exec (tests/bench/*-guest.sh), two-guests (a node
-# and a collector on a link of their own, tests/guest/two-guests/job.sh;
-# needs a Debian kernel, whose virtio-net driver the link takes). tests/guest/
-# goes into the guest whole, with the bench scripts beside it.
+# tests/mutants/guest.sh makes; with reboot-suite mutants, a boot for their
+# control and one for each), demo (tests/guest/demo), boot
+# (tests/guest/boot: just boot), bench-kernel or bench-exec
+# (tests/bench/*-guest.sh), two-guests (a node and a collector on a link of
+# their own, tests/guest/two-guests/job.sh; needs a Debian kernel, whose
+# virtio-net driver the link takes). tests/guest/ goes into the guest whole,
+# with the bench scripts beside it.
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
@@ -85,7 +86,10 @@ parse_args() {
 	mutants)
 		JOB_CMD=mutants/job.sh
 		[[ -f $MUTANTS/list ]] || die "--job mutants needs --mutants DIR (tests/mutants/guest.sh makes it)"
-		! grep -qE $'\treboot-suite\t(binary|unit)\t' "$MUTANTS/list" || BOOTS=2
+		# The reboot suite's control, then each of its mutants, a boot each.
+		BOOTS=$(grep -cE $'\treboot-suite\t(binary|unit)\t' "$MUTANTS/list" || true)
+		((BOOTS == 0)) || BOOTS=$((BOOTS + 2))
+		((BOOTS > 0)) || BOOTS=1
 		;;
 	demo) JOB_CMD=demo/demo.sh ;;
 	boot) JOB_CMD=boot/boot.sh ;;

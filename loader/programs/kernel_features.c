@@ -26,7 +26,7 @@ static const char *yes_no(bool b)
 	return b ? "yes" : "no";
 }
 
-int kernel_features_probe(struct kernel_features *f)
+int kernel_features_read(struct kernel_features *f)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	const struct btf_member *m;
@@ -34,11 +34,8 @@ int kernel_features_probe(struct kernel_features *f)
 	int id;
 
 	*f = (struct kernel_features){ 0 };
-	if (!btf) {
-		log_error("failed to read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
-			  strerror(errno));
+	if (!btf)
 		return errno ? -errno : -ENOENT;
-	}
 	id = btf__find_by_name_kind(btf, "linux_binprm", BTF_KIND_STRUCT);
 	t = id > 0 ? btf__type_by_id(btf, id) : NULL;
 	for (int i = 0; t && i < btf_vlen(t); i++) {
@@ -52,6 +49,18 @@ int kernel_features_probe(struct kernel_features *f)
 		btf__find_by_name_kind(btf, "btf_trace_sched_process_exec_args_failed_tp",
 				       BTF_KIND_TYPEDEF) > 0;
 	btf__free(btf);
+	return 0;
+}
+
+int kernel_features_probe(struct kernel_features *f)
+{
+	int err = kernel_features_read(f);
+
+	if (err) {
+		log_error("failed to read the kernel's BTF (/sys/kernel/btf/vmlinux): %s",
+			  strerror(-err));
+		return err;
+	}
 	log_info("the kernel's BTF: exact sizes %s, kernel argv head %s, refusal tracepoint %s, "
 		 "32-bit execs %s",
 		 yes_no(f->exact_sizes), yes_no(f->kernel_head), yes_no(f->exec_args_failed),

@@ -27,6 +27,9 @@ struct kernel_features {
  */
 int kernel_features_probe(struct kernel_features *f);
 
+/* The same, quietly: for what only describes the kernel (argguard report's sizes). */
+int kernel_features_read(struct kernel_features *f);
+
 /* The kernel's features, as a load records them in its .rodata (bpf/argguard.h). */
 __u32 kernel_feature_bits(const struct kernel_features *f);
 

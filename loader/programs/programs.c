@@ -26,6 +26,7 @@
 /* What the daemon holds of a load: its maps, opened from the pins. */
 struct programs {
 	int map_fds[NR_MAP_PINS];
+	bool exact_sizes;
 };
 
 /*
@@ -111,12 +112,18 @@ struct programs *programs_start(bool *earlier_pins, int (*before_attach)(void))
 		return NULL;
 	}
 	kernel_tell_what_it_lacks(&kernel);
+	p->exact_sizes = kernel.exact_sizes;
 	return p;
 }
 
 int programs_map_fd(const struct programs *p, enum pin pin)
 {
 	return p->map_fds[pin];
+}
+
+bool programs_exact_sizes(const struct programs *p)
+{
+	return p->exact_sizes;
 }
 
 void programs_close(struct programs *p)

@@ -35,6 +35,13 @@ int programs_map_fd(const struct programs *p, enum pin pin);
 /* Close the programs: the pinned links, and enforcement, stay in place. */
 void programs_close(struct programs *p);
 
+/*
+ * Whether the kernel the load was made for counts an exec's argv and envp
+ * bytes apart (kernel_features.h): as the load recorded it, so the daemon
+ * never reads the kernel's BTF itself.
+ */
+bool programs_exact_sizes(const struct programs *p);
+
 /* The id of the BPF object this build loads: bpf/build-id.sh's ARGGUARD_BUILD_ID. */
 uint64_t programs_build_id(void);
 

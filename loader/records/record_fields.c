@@ -443,8 +443,8 @@ static void get_message(const struct record *r, struct field_value *v)
 			offsetof(struct record_losses, member), 0 \
 	}
 
-/* An exec's fields, in the order the JSON has them (the audit message: linux_audit.c). */
-static const struct record_field exec_fields[] = {
+/* The fields every record starts with, an exec's or a summary's. */
+static const struct record_field head_fields[] = {
 	ROW(schema, LITERAL, FIELD_LOG_ONLY),
 	ROW(host, BYTES, FIELD_LOG_ONLY),
 	ROW(boot_id, TEXT, FIELD_LOG_ONLY),
@@ -452,6 +452,10 @@ static const struct record_field exec_fields[] = {
 	ROW(time, TEXT, FIELD_NO_AUDIT),
 	ROW(mono_ns, LITERAL, FIELD_NO_AUDIT),
 	ROW(verdict, TEXT, 0),
+};
+
+/* Then an exec's, in the order the JSON has them (the audit message: linux_audit.c). */
+static const struct record_field exec_fields[] = {
 	ROW(scope, TEXT, 0),
 	ROW(rule_id, LITERAL, 0),
 	ROW(limit, TEXT, 0),
@@ -496,15 +500,8 @@ static const struct record_field exec_fields[] = {
 	ROW(container_nested_id, TEXT, FIELD_FLAT),
 };
 
-/* A summary's fields, in order. */
+/* Or a summary's, in order. */
 static const struct record_field summary_fields[] = {
-	ROW(schema, LITERAL, FIELD_LOG_ONLY),
-	ROW(host, BYTES, FIELD_LOG_ONLY),
-	ROW(boot_id, TEXT, FIELD_LOG_ONLY),
-	ROW(seq, LITERAL, FIELD_LOG_ONLY),
-	ROW(time, TEXT, FIELD_NO_AUDIT),
-	ROW(mono_ns, LITERAL, FIELD_NO_AUDIT),
-	ROW(verdict, TEXT, 0),
 	LOSS_ROW(suppressed, suppressed),
 	{ "suppressed_by_uid", FIELD_UIDS, FIELD_NO_AUDIT, get_losses, 0, 0, 0 },
 	{ "suppressed_by_uid", FIELD_TEXT, FIELD_AUDIT_ONLY, get_suppressed_by_uid_text, 0, 0, 0 },
@@ -521,11 +518,9 @@ static const struct record_field summary_fields[] = {
 
 #define ROWS(a) (sizeof(a) / sizeof((a)[0]))
 
-void record_walk(const struct record *r, unsigned int skip, record_field_writer *write, void *ctx)
+static void walk_rows(const struct record *r, const struct record_field *rows, size_t n,
+		      unsigned int skip, record_field_writer *write, void *ctx)
 {
-	bool summary = r->kind == RECORD_SUMMARY;
-	const struct record_field *rows = summary ? summary_fields : exec_fields;
-	size_t n = summary ? ROWS(summary_fields) : ROWS(exec_fields);
 	struct field_value v;
 
 	for (size_t i = 0; i < n; i++) {
@@ -539,4 +534,13 @@ void record_walk(const struct record *r, unsigned int skip, record_field_writer 
 		if (v.state != FIELD_ABSENT)
 			write(ctx, &rows[i], &v);
 	}
+}
+
+void record_walk(const struct record *r, unsigned int skip, record_field_writer *write, void *ctx)
+{
+	walk_rows(r, head_fields, ROWS(head_fields), skip, write, ctx);
+	if (r->kind == RECORD_SUMMARY)
+		walk_rows(r, summary_fields, ROWS(summary_fields), skip, write, ctx);
+	else
+		walk_rows(r, exec_fields, ROWS(exec_fields), skip, write, ctx);
 }

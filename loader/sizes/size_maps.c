@@ -19,78 +19,93 @@ static int by_slot_then_id(const void *a, const void *b)
 	return x->cgroup_id < y->cgroup_id ? -1 : x->cgroup_id > y->cgroup_id;
 }
 
+union sizes_key {
+	struct argguard_cgroup_sizes_key cgroup;
+	struct argguard_sizes_by_uid_key uid;
+};
+
+struct sizes_reader {
+	struct size_data *d;
+	const char *cgroup_root;
+	int (*add)(struct sizes_reader *r, const union sizes_key *key,
+		   const struct argguard_sizes *value);
+};
+
 /*
- * The "cgroup_sizes" entries into d->cgroups, each named as cgroup_root has
- * its cgroup now. The programs may add or drop entries as this reads: an
- * entry gone between its key and its value is left out.
+ * Each entry of the hash map fd to r->add(). The programs may add or drop
+ * entries as this reads: an entry gone between its key and its value is
+ * left out.
  */
-static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *d)
+static int read_sizes_entries(int fd, struct sizes_reader *r)
 {
-	struct argguard_cgroup_sizes_key key, next;
-	struct argguard_cgroup_sizes_key *prev = NULL;
+	union sizes_key key, next, *prev = NULL;
 	struct argguard_sizes value;
+	int err;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &value))
+			continue;
+		err = r->add(r, &key, &value);
+		if (err)
+			return err;
+	}
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/* A "cgroup_sizes" entry into d->cgroups, named as cgroup_root has its cgroup now. */
+static int add_cgroup_sizes(struct sizes_reader *r, const union sizes_key *key,
+			    const struct argguard_sizes *value)
+{
+	struct size_data *d = r->d;
 	struct size_cgroup *c;
 	int cerr;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &value))
-			continue;
-		c = realloc(d->cgroups, (d->n_cgroups + 1) * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		d->cgroups = c;
-		c = &d->cgroups[d->n_cgroups++];
-		memset(c, 0, sizeof(*c));
-		c->cgroup_id = key.cgroup_id;
-		c->slot = key.size_slot % ARGGUARD_SIZE_SLOTS;
-		size_hist_add(&c->hist, &value);
-		c->cgroup = cgroup_path(cgroup_root, key.cgroup_id, &cerr);
-	}
-	if (errno != ENOENT)
-		return -errno;
-	if (d->n_cgroups)
-		qsort(d->cgroups, d->n_cgroups, sizeof(*d->cgroups), by_slot_then_id);
+	c = realloc(d->cgroups, (d->n_cgroups + 1) * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	d->cgroups = c;
+	c = &d->cgroups[d->n_cgroups++];
+	memset(c, 0, sizeof(*c));
+	c->cgroup_id = key->cgroup.cgroup_id;
+	c->slot = key->cgroup.size_slot % ARGGUARD_SIZE_SLOTS;
+	size_hist_add(&c->hist, value);
+	c->cgroup = cgroup_path(r->cgroup_root, c->cgroup_id, &cerr);
 	return 0;
 }
 
-static int by_slot_then_uid(const void *a, const void *b)
+/* A "sizes_by_uid" entry into d->uids. */
+static int add_sizes_by_uid(struct sizes_reader *r, const union sizes_key *key,
+			    const struct argguard_sizes *value)
 {
-	const struct size_uid *x = a, *y = b;
-
-	if (x->slot != y->slot)
-		return x->slot < y->slot ? -1 : 1;
-	return x->uid < y->uid ? -1 : x->uid > y->uid;
-}
-
-/* The "sizes_by_uid" entries into d->uids; as with cgroup_sizes, one gone as this reads is left out. */
-static int read_sizes_by_uid(int fd, struct size_data *d)
-{
-	struct argguard_sizes_by_uid_key key, next, *prev = NULL;
-	struct argguard_sizes value;
 	struct size_uid *u;
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &value))
-			continue;
-		u = realloc(d->uids, (d->n_uids + 1) * sizeof(*u));
-		if (!u)
-			return -ENOMEM;
-		d->uids = u;
-		u = &d->uids[d->n_uids++];
-		memset(u, 0, sizeof(*u));
-		u->slot = key.size_slot % ARGGUARD_SIZE_SLOTS;
-		u->uid = key.uid;
-		size_hist_add(&u->hist, &value);
-	}
-	if (errno != ENOENT)
-		return -errno;
-	if (d->n_uids)
-		qsort(d->uids, d->n_uids, sizeof(*d->uids), by_slot_then_uid);
+	u = size_data_uid(r->d, key->uid.size_slot % ARGGUARD_SIZE_SLOTS, key->uid.uid);
+	if (!u)
+		return -ENOMEM;
+	size_hist_add(&u->hist, value);
 	return 0;
+}
+
+static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *d)
+{
+	struct sizes_reader r = { .d = d, .cgroup_root = cgroup_root, .add = add_cgroup_sizes };
+	int err = read_sizes_entries(fd, &r);
+
+	if (!err && d->n_cgroups)
+		qsort(d->cgroups, d->n_cgroups, sizeof(*d->cgroups), by_slot_then_id);
+	return err;
+}
+
+static int read_sizes_by_uid(int fd, struct size_data *d)
+{
+	struct sizes_reader r = { .d = d, .add = add_sizes_by_uid };
+	int err = read_sizes_entries(fd, &r);
+
+	if (!err)
+		size_data_sort_uids(d);
+	return err;
 }
 
 /*
@@ -104,9 +119,11 @@ static int sizes_maps_read(const struct policy_maps *maps, const struct policy *
 	int ncpus = libbpf_num_possible_cpus();
 	struct argguard_largest *top = NULL;
 	struct argguard_sizes *cpus;
-	int err = 0;
+	int err;
 
-	memset(d, 0, sizeof(*d));
+	err = size_data_init(d);
+	if (err)
+		return err;
 	if (ncpus <= 0)
 		return ncpus ? ncpus : -EINVAL;
 	cpus = calloc(ncpus, sizeof(*cpus));

@@ -9,6 +9,7 @@
 #include "container.h"
 #include "json_writer.h"
 #include "log.h"
+#include "record_spell.h"
 #include "size_bucket.h"
 
 #define BAR_WIDTH 40
@@ -24,6 +25,14 @@ static void size_format(char *buf, size_t len, uint64_t v, bool bytes)
 		snprintf(buf, len, "%" PRIu64 "K", v >> 10);
 	else
 		snprintf(buf, len, "%" PRIu64, v);
+}
+
+/* The scope a largest exec or a cgroup names by its index. */
+static const struct size_scope *scope_at(const struct size_data *d, uint32_t i)
+{
+	static const struct size_scope none; /* "a rule since removed" */
+
+	return i < d->n_scopes ? &d->scopes[i] : &none;
 }
 
 /* The first and last bucket of metric m that counted an exec; false if none did. */
@@ -101,7 +110,7 @@ static void print_limits(FILE *out, const struct size_hist *h, const struct argg
  * ("docker 4f1c2a9e8b7d", the id cut as docker ps cuts it), else its path,
  * else its id once it is gone; then its execs and total_bytes.
  */
-static void print_cgroups(FILE *out, const struct size_data *d, int s)
+static void print_cgroups(FILE *out, const struct size_data *d, size_t s)
 {
 	bool first = true;
 
@@ -130,21 +139,43 @@ static void print_cgroups(FILE *out, const struct size_data *d, int s)
 	}
 }
 
-/* A slot's execs that ran, and those argguard denied. */
-static uint64_t ran(const struct size_data *d, int s)
+void size_time_format(char *buf, size_t len, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!t || !gmtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "unknown");
+}
+
+/* "Counted from START to END on HOST, exact sizes (argv and envp apart)." */
+static void print_window(FILE *out, const struct size_origin *o)
+{
+	char start[32], end[32], safe[TERMINAL_SAFE_SIZE(sizeof(o->host))];
+
+	size_time_format(start, sizeof(start), o->start);
+	size_time_format(end, sizeof(end), o->end);
+	fprintf(out, "Counted from %s to %s on %s, %s.\n", start, end,
+		terminal_safe(safe, sizeof(safe), o->host),
+		o->exact ? "exact sizes (argv and envp apart)"
+			 : "total sizes (argv and envp together)");
+}
+
+/* A scope's execs that ran, and those argguard denied. */
+static uint64_t ran(const struct size_data *d, size_t s)
 {
 	return size_hist_execs(&d->hist[s], ARGGUARD_SIZE_TOTAL_BYTES);
 }
 
-static uint64_t denied(const struct size_data *d, int s)
+static uint64_t denied(const struct size_data *d, size_t s)
 {
 	return size_hist_execs(&d->denied[s], ARGGUARD_SIZE_TOTAL_BYTES);
 }
 
-/* Whether report shows slot s: it counted, and stands for a scope. */
-static bool shown(const struct size_data *d, int s)
+/* Whether report shows scope s: it counted, and stands for a scope. */
+static bool shown(const struct size_data *d, size_t s)
 {
-	return (ran(d, s) || denied(d, s)) && size_scope_shown(&d->scopes[s]);
+	return size_data_counted(d, s) && size_scope_shown(&d->scopes[s]);
 }
 
 /* " since 2024-05-01T12:00:00Z" for epoch seconds t, or "" if unknown. */
@@ -175,7 +206,7 @@ static void print_largest(FILE *out, const struct size_data *d, const struct siz
 			snprintf(argv, sizeof(argv), "%" PRIu64, e->argv_bytes);
 			snprintf(envp, sizeof(envp), "%" PRIu64, e->envp_bytes);
 		}
-		size_scope_name(&d->scopes[e->slot % ARGGUARD_SIZE_SLOTS], name, sizeof(name));
+		size_scope_name(scope_at(d, e->slot), name, sizeof(name));
 		/* comm and the cgroup's path are the exec's own: any account's choice */
 		fprintf(out, "  %10" PRIu64 " %10s %10s %8u %8u %8u  %-16s %-20s ", e->total_bytes,
 			argv, envp, e->argc, e->envc, e->uid,
@@ -191,8 +222,9 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 	char name[300], safe[TERMINAL_SAFE_SIZE(sizeof(name))], since[40];
 	bool any = false;
 
+	print_window(out, &d->origin);
 	fprintf(out, "Exec sizes by scope (limits as in %s):\n", policy_name);
-	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++) {
+	for (size_t s = 0; s < d->n_scopes; s++) {
 		const struct size_hist *h = &d->hist[s];
 		const struct argguard_rule *r = size_slots_rule(policy, &d->scopes[s]);
 
@@ -220,6 +252,24 @@ static void print_text(FILE *out, const struct size_data *d, const struct policy
 		fprintf(out, "\nNo exec counted yet.\n");
 	print_largest(out, d, d->largest, d->n_largest, "Largest execs that ran");
 	print_largest(out, d, d->largest_denied, d->n_largest_denied, "Largest execs denied");
+}
+
+/*
+ * Bytes an exec or a rule chose (a comm, a cgroup path): as a string where
+ * they are UTF-8, else in hex with "<key>_encoding": "hex", as the records
+ * write them, so the JSON stays JSON whatever they hold.
+ */
+static void write_bytes(struct json_writer *w, const char *key, const char *s)
+{
+	char enc_key[64];
+
+	if (!s || record_is_utf8(s, strlen(s))) {
+		json_str(w, key, s);
+		return;
+	}
+	json_hex(w, key, s, strlen(s));
+	snprintf(enc_key, sizeof(enc_key), "%s_encoding", key);
+	json_str(w, enc_key, "hex");
 }
 
 /* {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}: the buckets that counted. */
@@ -281,7 +331,7 @@ static void write_cgroup(struct json_writer *w, const struct size_cgroup *c)
 	struct container ct;
 
 	json_begin_object(w, NULL);
-	json_str(w, "cgroup", c->cgroup);
+	write_bytes(w, "cgroup", c->cgroup);
 	json_u64(w, "cgroup_id", c->cgroup_id);
 	if (c->cgroup && container_from_cgroup(c->cgroup, &ct)) {
 		json_begin_object(w, "container");
@@ -296,23 +346,37 @@ static void write_cgroup(struct json_writer *w, const struct size_cgroup *c)
 	json_end_object(w);
 }
 
-/* [{"uid", "execs", "metrics"}]: slot s's large execs that ran, by uid. */
-static void write_by_uid(struct json_writer *w, const struct size_data *d, int s)
+/* [{"uid", "execs", "metrics"}]: scope s's large execs that ran, by uid. */
+static void write_by_uid(struct json_writer *w, const struct size_data *d, size_t s)
 {
 	json_begin_array(w, "by_uid");
 	for (size_t i = 0; i < d->n_uids; i++) {
-		if (d->uids[i].slot != (uint32_t)s)
+		const struct size_hist *h = &d->uids[i].hist;
+
+		if (d->uids[i].slot != s || !size_hist_execs(h, ARGGUARD_SIZE_TOTAL_BYTES))
 			continue;
 		json_begin_object(w, NULL);
 		json_u64(w, "uid", d->uids[i].uid);
-		json_u64(w, "execs", size_hist_execs(&d->uids[i].hist, ARGGUARD_SIZE_TOTAL_BYTES));
-		write_metrics(w, &d->uids[i].hist);
+		json_u64(w, "execs", size_hist_execs(h, ARGGUARD_SIZE_TOTAL_BYTES));
+		write_metrics(w, h);
 		json_end_object(w);
 	}
 	json_end_array(w);
 }
 
-static void write_scope(struct json_writer *w, const struct size_data *d, int s,
+/* An exec's sizes, uid and comm, into the object open in w. */
+static void write_exec(struct json_writer *w, const struct size_exec *e)
+{
+	json_u64(w, "total_bytes", e->total_bytes);
+	json_u64_or_null(w, "argv_bytes", e->exact, e->argv_bytes);
+	json_u64_or_null(w, "envp_bytes", e->exact, e->envp_bytes);
+	json_u64(w, "argc", e->argc);
+	json_u64(w, "envc", e->envc);
+	json_u64(w, "uid", e->uid);
+	write_bytes(w, "comm", e->comm);
+}
+
+static void write_scope(struct json_writer *w, const struct size_data *d, size_t s,
 			const struct policy *policy)
 {
 	const struct size_scope *sc = &d->scopes[s];
@@ -320,18 +384,25 @@ static void write_scope(struct json_writer *w, const struct size_data *d, int s,
 
 	size_scope_name(sc, name, sizeof(name));
 	json_begin_object(w, NULL);
-	json_str(w, "scope", name);
+	write_bytes(w, "scope", name);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_UID)
 		json_u64(w, "uid", sc->uid);
 	if (!sc->other && sc->scope == ARGGUARD_SCOPE_CGROUP)
-		json_str(w, "cgroup", sc->path);
+		write_bytes(w, "cgroup", sc->path);
 	if (d->hist[s].since)
 		json_u64(w, "since", d->hist[s].since);
 	else
 		json_null(w, "since");
 	json_u64(w, "execs", ran(d, s));
 	write_metrics(w, &d->hist[s]);
-	write_limits(w, &d->hist[s], size_slots_rule(policy, sc));
+	write_limits(w, &d->hist[s], policy ? size_slots_rule(policy, sc) : NULL);
+	if (d->slot_largest[s].total_bytes) {
+		json_begin_object(w, "largest");
+		write_exec(w, &d->slot_largest[s]);
+		json_end_object(w);
+	} else {
+		json_null(w, "largest");
+	}
 	json_begin_object(w, "denied");
 	json_u64(w, "execs", denied(d, s));
 	write_metrics(w, &d->denied[s]);
@@ -352,27 +423,65 @@ static void write_largest(struct json_writer *w, const struct size_data *d,
 {
 	char name[300];
 
-	size_scope_name(&d->scopes[e->slot % ARGGUARD_SIZE_SLOTS], name, sizeof(name));
+	size_scope_name(scope_at(d, e->slot), name, sizeof(name));
 	json_begin_object(w, NULL);
-	json_u64(w, "total_bytes", e->total_bytes);
-	json_u64_or_null(w, "argv_bytes", e->exact, e->argv_bytes);
-	json_u64_or_null(w, "envp_bytes", e->exact, e->envp_bytes);
-	json_u64(w, "argc", e->argc);
-	json_u64(w, "envc", e->envc);
-	json_u64(w, "uid", e->uid);
-	json_str(w, "comm", e->comm);
-	json_str(w, "scope", name);
-	json_str(w, "cgroup", e->cgroup);
+	write_exec(w, e);
+	write_bytes(w, "scope", name);
+	write_bytes(w, "cgroup", e->cgroup);
 	json_end_object(w);
 }
 
+static void write_time(struct json_writer *w, const char *key, int64_t t)
+{
+	char buf[32];
+
+	if (!t) {
+		json_null(w, key);
+		return;
+	}
+	size_time_format(buf, sizeof(buf), t);
+	json_str(w, key, buf);
+}
+
+void size_report_write_envelope(struct json_writer *w, const struct size_origin *o)
+{
+	json_u64(w, "schema", SIZE_REPORT_SCHEMA);
+	write_bytes(w, "host", o->host);
+	json_str(w, "boot_id", o->boot_id[0] ? o->boot_id : NULL);
+	json_begin_object(w, "window");
+	write_time(w, "start", o->start);
+	write_time(w, "end", o->end);
+	json_end_object(w);
+	json_str(w, "sizes", o->exact ? "exact" : "total");
+}
+
+void size_report_write_counts(struct json_writer *w, const struct size_data *d,
+			      const struct policy *policy)
+{
+	json_begin_array(w, "scopes");
+	for (size_t s = 0; s < d->n_scopes; s++)
+		if (shown(d, s))
+			write_scope(w, d, s, policy);
+	json_end_array(w);
+	json_begin_array(w, "largest");
+	for (size_t i = 0; i < d->n_largest; i++)
+		write_largest(w, d, &d->largest[i]);
+	json_end_array(w);
+	json_begin_array(w, "largest_denied");
+	for (size_t i = 0; i < d->n_largest_denied; i++)
+		write_largest(w, d, &d->largest_denied[i]);
+	json_end_array(w);
+}
+
 /*
- * {"policy": name, "scopes": [{"scope", "uid"|"cgroup", "since", "execs", "metrics":
- * {metric: {"count", "max", "sum", "buckets": [{"low", "high", "count"}]}}, "limits":
- * [{"limit", "value", "over_at_least", "over_at_most"}], "denied": {"execs", "metrics"},
- * "by_uid": [{"uid", "execs", "metrics"}], and for a pattern's rule "cgroups":
- * [write_cgroup()]}], "largest": [{...}], "largest_denied": [{...}]}. "execs",
- * "metrics" and "largest" are the execs that ran.
+ * {envelope ("schema", "host", "boot_id", "window": {"start", "end"},
+ * "sizes"), "policy": name, "scopes": [{"scope", "uid"|"cgroup", "since",
+ * "execs", "metrics": {metric: {"count", "max", "sum", "buckets": [{"low",
+ * "high", "count"}]}}, "limits": [{"limit", "value", "over_at_least",
+ * "over_at_most"}], "largest": {exec} or null, "denied": {"execs",
+ * "metrics"}, "by_uid": [{"uid", "execs", "metrics"}], and for a pattern's
+ * rule "cgroups": [write_cgroup()]}], "largest": [{...}], "largest_denied":
+ * [{...}]}. "execs", "metrics" and "largest" are the execs that ran.
  */
 static int print_json(FILE *out, const struct size_data *d, const struct policy *policy,
 		      const char *policy_name)
@@ -381,20 +490,9 @@ static int print_json(FILE *out, const struct size_data *d, const struct policy 
 
 	json_writer_init(&w, false);
 	json_begin_object(&w, NULL);
+	size_report_write_envelope(&w, &d->origin);
 	json_str(&w, "policy", policy_name);
-	json_begin_array(&w, "scopes");
-	for (int s = 1; s < ARGGUARD_SIZE_SLOTS; s++)
-		if (shown(d, s))
-			write_scope(&w, d, s, policy);
-	json_end_array(&w);
-	json_begin_array(&w, "largest");
-	for (size_t i = 0; i < d->n_largest; i++)
-		write_largest(&w, d, &d->largest[i]);
-	json_end_array(&w);
-	json_begin_array(&w, "largest_denied");
-	for (size_t i = 0; i < d->n_largest_denied; i++)
-		write_largest(&w, d, &d->largest_denied[i]);
-	json_end_array(&w);
+	size_report_write_counts(&w, d, policy);
 	json_end_object(&w);
 	return json_writer_print(&w, out);
 }

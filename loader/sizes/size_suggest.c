@@ -9,6 +9,7 @@
 
 #include "log.h"
 #include "size_bucket.h"
+#include "size_report.h"
 
 static int copy_policy(const struct policy *base, struct policy *out)
 {
@@ -106,7 +107,7 @@ static bool uid_weight(const uint64_t *count, __u32 from, double *w)
 	return true;
 }
 
-uint64_t size_keep_by_uid(const struct size_data *d, int s, enum argguard_size_metric m,
+uint64_t size_keep_by_uid(const struct size_data *d, size_t s, enum argguard_size_metric m,
 			  double keep_share, uint64_t floor)
 {
 	const struct size_hist *h = &d->hist[s];
@@ -122,7 +123,7 @@ uint64_t size_keep_by_uid(const struct size_data *d, int s, enum argguard_size_m
 	if (keep_share >= 1)
 		return h->max[m];
 	for (size_t i = 0; i < d->n_uids; i++) {
-		if (d->uids[i].slot != (uint32_t)s)
+		if (d->uids[i].slot != s)
 			continue;
 		for (__u32 b = from; b < ARGGUARD_SIZE_BUCKETS; b++)
 			attributed[b] += d->uids[i].hist.count[m][b];
@@ -145,8 +146,7 @@ uint64_t size_keep_by_uid(const struct size_data *d, int s, enum argguard_size_m
 		return h->max[m]; /* all of it under the floor */
 	best = weighted_share(all, NULL, n, from, keep_share, h->max[m]);
 	for (size_t i = 0; i < d->n_uids; i++) {
-		if (d->uids[i].slot != (uint32_t)s ||
-		    !uid_weight(d->uids[i].hist.count[m], from, w))
+		if (d->uids[i].slot != s || !uid_weight(d->uids[i].hist.count[m], from, w))
 			continue;
 		v = weighted_share(all, w, n - 1, from, keep_share, h->max[m]);
 		if (v > best)
@@ -181,8 +181,8 @@ static uint64_t with_margin(uint64_t v, enum argguard_size_metric m, unsigned in
 	return v ? v : 1;
 }
 
-/* The largest exec that ran in slot s, and whose. */
-static void note_largest(const struct size_data *d, int s, struct suggest_note *n)
+/* The largest exec that ran in scope s, and whose. */
+static void note_largest(const struct size_data *d, size_t s, struct suggest_note *n)
 {
 	const struct size_exec *e = &d->slot_largest[s];
 
@@ -214,9 +214,9 @@ static void note_in_force(const struct size_hist *h, const struct argguard_rule 
 	}
 }
 
-/* The limits of rule r, slot s, as o asks, from what ran. */
+/* The limits of rule r, scope s, as o asks, from what ran. */
 static void suggest_rule(struct argguard_rule *r, const struct argguard_rule *f, uint32_t mode,
-			 const struct size_hist *h, const struct size_data *d, int s,
+			 const struct size_hist *h, const struct size_data *d, size_t s,
 			 const struct suggest_options *o, struct suggest_note *n)
 {
 	for (int m = 0; m < ARGGUARD_NR_SIZE_METRICS; m++) {
@@ -253,7 +253,7 @@ _Static_assert(POLICY_NR_LIMITS <= 32, "a note's capped and floored hold a bit a
 
 int size_suggest(const struct policy *base, const struct policy *in_force,
 		 const struct size_data *d, const struct suggest_options *o, struct policy *out,
-		 struct suggest_note notes[ARGGUARD_SIZE_SLOTS])
+		 struct suggest_note *notes)
 {
 	int err = copy_policy(base, out);
 
@@ -262,8 +262,8 @@ int size_suggest(const struct policy *base, const struct policy *in_force,
 	if (!in_force)
 		in_force = base;
 	out->mode = o->mode;
-	memset(notes, 0, ARGGUARD_SIZE_SLOTS * sizeof(*notes));
-	for (int s = 0; s < ARGGUARD_SIZE_SLOTS; s++) {
+	memset(notes, 0, d->n_scopes * sizeof(*notes));
+	for (size_t s = 0; s < d->n_scopes; s++) {
 		struct argguard_rule *r =
 			(struct argguard_rule *)size_slots_rule(out, &d->scopes[s]);
 		const struct argguard_rule *f = size_slots_rule(in_force, &d->scopes[s]);
@@ -289,11 +289,11 @@ int size_suggest(const struct policy *base, const struct policy *in_force,
 	return 0;
 }
 
-/* The slot whose scope is this section's, or -1. */
+/* The index of the scope that is this section's, or -1. */
 static int slot_of(const struct size_data *d, enum argguard_scope scope, uint32_t uid,
 		   const char *path)
 {
-	for (int s = 0; s < ARGGUARD_SIZE_SLOTS; s++) {
+	for (size_t s = 0; s < d->n_scopes && s <= INT32_MAX; s++) {
 		const struct size_scope *sc = &d->scopes[s];
 
 		if (sc->other || !sc->ruled || sc->scope != scope)
@@ -301,7 +301,7 @@ static int slot_of(const struct size_data *d, enum argguard_scope scope, uint32_
 		if ((scope == ARGGUARD_SCOPE_UID && sc->uid != uid) ||
 		    (scope == ARGGUARD_SCOPE_CGROUP && strcmp(sc->path, path)))
 			continue;
-		return s;
+		return (int)s;
 	}
 	return -1;
 }
@@ -389,18 +389,20 @@ static void print_note(FILE *f, enum argguard_scope scope, uint32_t uid, const c
 
 void size_suggest_print(FILE *f, const struct policy *out, const struct size_data *d,
 			const struct suggest_options *o, const struct suggest_note *notes,
-			const struct policy *in_force, const char *from)
+			const struct policy *in_force, const char *from, const char *judged)
 {
 	struct print_ctx c = { .d = d, .o = o, .notes = notes };
+	char start[32], end[32];
 
+	size_time_format(start, sizeof(start), d->origin.start);
+	size_time_format(end, sizeof(end), d->origin.end);
 	fprintf(f,
 		"# argguard suggest --keep-share %g --margin %u --tier %s%s --min-execs %" PRIu64
-		" --min-hours %g:\n# %s with limits from the execs the live policy judged; check "
-		"it "
-		"with argguard policy check.\n",
+		" --min-hours %g:\n# %s with limits from the execs %s, counted from %s\n# to %s; "
+		"check it with argguard policy check.\n",
 		o->keep_share * 100, o->margin,
 		o->tier == SUGGEST_TIER_DENY ? "deny" : "would-deny", o->counts ? " --counts" : "",
-		o->min_execs, o->min_hours, from);
+		o->min_execs, o->min_hours, from, judged, start, end);
 	fprintf(f, "# Only the execs that ran count: what argguard denied never raises a limit,\n"
 		   "# and no limit goes above a deny limit in force.\n");
 	fprintf(f,

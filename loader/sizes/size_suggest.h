@@ -47,7 +47,7 @@ struct suggest_options {
 	uint64_t now; /* epoch seconds: where each scope's window ends */
 };
 
-/* What suggest made of one slot: the facts its section's comment gives. */
+/* What suggest made of one scope: the facts its section's comment gives. */
 struct suggest_note {
 	uint64_t execs, denied;
 	uint64_t since; /* epoch seconds; 0: unknown */
@@ -75,30 +75,32 @@ struct suggest_note {
  * the top of a bucket, never above the largest seen. With no exec at or
  * over floor, the largest seen.
  */
-uint64_t size_keep_by_uid(const struct size_data *d, int s, enum argguard_size_metric m,
+uint64_t size_keep_by_uid(const struct size_data *d, size_t s, enum argguard_size_metric m,
 			  double keep_share, uint64_t floor);
 
 /*
- * Into out: base with, for each rule whose slot counted execs over the
+ * Into out: base with, for each rule whose scope counted execs over the
  * minimum sample, each limit of o->tier whose metric counted set from what
  * ran: all of it (or keep_share, size_keep_by_uid()), plus the margin,
  * rounded up to a whole K for bytes, at least its floor, and never above
  * the deny limit of in_force's rule (the policy the execs were judged by;
  * NULL: base) while that rule denies. argc and envc only with o->counts.
- * Into notes, indexed by slot, what each slot's comment says. Returns 0 or
- * -ENOMEM.
+ * Into notes, d->n_scopes of them, indexed by scope, what each scope's
+ * comment says. Returns 0 or -ENOMEM.
  */
 int size_suggest(const struct policy *base, const struct policy *in_force,
 		 const struct size_data *d, const struct suggest_options *o, struct policy *out,
-		 struct suggest_note notes[ARGGUARD_SIZE_SLOTS]);
+		 struct suggest_note *notes);
 
 /*
  * Print out as a policy file, as suggest does: a header that says how it
- * was made (from: where the counts were judged, "the live policy" or a
- * file), then each section under the comment of its slot's note.
+ * was made (from: the policy it starts from, "The live policy" or a file;
+ * judged: whose execs, "the live policy judged" or "of 2 reports"; and
+ * d->origin's window), then each section under the comment of its scope's
+ * note.
  */
 void size_suggest_print(FILE *f, const struct policy *out, const struct size_data *d,
 			const struct suggest_options *o, const struct suggest_note *notes,
-			const struct policy *in_force, const char *from);
+			const struct policy *in_force, const char *from, const char *judged);
 
 #endif /* ARGGUARD_SIZE_SUGGEST_H */

@@ -6,7 +6,7 @@
 # SYNOPSIS lists (and the policy group): that command's help on stdout,
 # exit 0; no command, or an unknown one: the synopsis on stderr, exit 2;
 # policy check and policy show --diff of a file with an error: one line
-# naming FILE:LINE, nonzero exit.
+# naming FILE:LINE, nonzero exit; preflight's usage errors, exit 2.
 # ARGGUARD is build/argguard or, without a kernel, build/tests/argguard_cli.
 set -euo pipefail
 source "$(dirname "$0")/tap.sh"
@@ -279,6 +279,42 @@ check_reload_errors() {
 	wait "$victim" 2>/dev/null || true
 }
 
+# preflight checks its options and the policy file before it reads /proc
+# or asks systemctl anything: each is exit 2, never 0 ("nothing found") nor 1.
+check_preflight_errors() {
+	local dir
+	dir=$(mktemp -d)
+	run preflight --format yaml
+	if [[ $rc == 2 && -z $out && $err == *"--format takes text or json, not 'yaml'"* ]]; then
+		pass "preflight --format yaml names the bad value, exit 2"
+	else
+		fail_run "preflight --format yaml names the bad value, exit 2"
+	fi
+	run preflight extra
+	if [[ $rc == 2 && -z $out && $err == *"unexpected argument 'extra' to preflight"* ]]; then
+		pass "preflight with an argument is a usage error, exit 2"
+	else
+		fail_run "preflight with an argument is a usage error, exit 2"
+	fi
+	if ((EUID == 0)); then
+		printf '[global]\nmode = enforce\nmax_total_bytes = lots\n' >"$dir/bad.conf"
+		run preflight --policy "$dir/bad.conf"
+		if [[ $rc == 2 && -z $out && $err == *"$dir/bad.conf:3: max_total_bytes = lots: expected"* ]]; then
+			pass "preflight --policy FILE with an error names FILE:LINE and exits 2"
+		else
+			fail_run "preflight --policy FILE with an error names FILE:LINE and exits 2"
+		fi
+	else
+		run preflight
+		if [[ $rc == 2 && -z $out && $err == *"run it as root"* ]]; then
+			pass "preflight as another user than root refuses, exit 2"
+		else
+			fail_run "preflight as another user than root refuses, exit 2"
+		fi
+	fi
+	rm -rf "$dir"
+}
+
 main() {
 	local help cmd
 	local -a cmds
@@ -303,6 +339,7 @@ main() {
 	check_policy_check
 	check_policy_check_admin_slice
 	check_reload_errors
+	check_preflight_errors
 	tap_end
 }
 

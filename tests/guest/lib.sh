@@ -201,6 +201,15 @@ wait_log_lines() {
 	return 1
 }
 
+# complete_lines: stdin's lines that end in a newline. A line the daemon is
+# still writing has none yet, and is left for the next read.
+complete_lines() {
+	local line
+	while IFS= read -r line; do
+		printf '%s\n' "$line"
+	done
+}
+
 # new_records N CMD...: run CMD, then print the records it added, waiting for N.
 new_records() {
 	local n=$1 before
@@ -219,6 +228,28 @@ records_since() {
 }
 
 # The JSON report's scope named $1, as one object.
+# The window of size counts (argguard report's): execs of 4096 to 8191
+# arguments in a scope, its start, and the sizes map's id.
+SIZES_STATE=/var/lib/argguard/sizes.json
+BIG_ARGC=5000
+scope_argc_execs() {
+	argguard report --format json | jq --arg s "$1" \
+		'[.scopes[] | select(.scope == $s) | .metrics.argc.buckets[] |
+			select(.low == 4096) | .count] | add // 0'
+}
+window_start() { argguard report --format json | jq -r .window.start; }
+sizes_map_id() { bpftool -j map show pinned "$PIN_DIR/sizes" | jq .id; }
+
+# big_argc_execs N [CMD_PREFIX...]: N execs of BIG_ARGC arguments, 100000 bytes.
+big_argc_execs() {
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" "$HELPERS/execsize" 100000 0 /bin/true $BIG_ARGC ||
+			fail "expected an exec of $BIG_ARGC arguments to run"
+	done
+}
+
 report_scope() { argguard report --format json | jq -c --arg s "$1" '.scopes[] | select(.scope == $s)'; }
 
 # The suggested policy's value of key $2 in section $1 ("[uid 1000]").

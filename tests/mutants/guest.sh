@@ -13,15 +13,19 @@
 #
 # What a patch changes decides what it is built into: bpf/ and loader/ C
 # files, the argguard binary (the BPF object is in it, by the skeleton),
-# built as debian/rules builds it; argguard.service, the unit file. A
-# package-suite mutant's binary is built twice, as argguard.deb's and as
-# argguard-rebuilt.deb's (another BPF prefix: another build of the same
-# programs); the guest repacks the two packages with them, and its tests
-# start from argguard.deb as shipped, the good build running. A
-# reboot-suite mutant (at most one) is installed last, and its tests run on
-# a second boot. A mutant of another job or kernel, or whose patch does not
-# apply, does not build, or changes nothing that can be installed, fails
-# here as one that is missed does.
+# built as debian/rules builds it; argguard.service, the unit file; the
+# package's maintainer scripts or templates (debian/argguard.config,
+# .templates, .postinst, .prerm, .postrm), the package's control files:
+# the patch is applied to those of build/argguard.deb, as debhelper made
+# them. A package-suite mutant's binary is built twice, as argguard.deb's
+# and as argguard-rebuilt.deb's (another BPF prefix: another build of the
+# same programs); the guest repacks the two packages with them, or with
+# the good build and the mutant's control files, and its tests start from
+# argguard.deb as shipped, installed again before each run. The
+# reboot-suite mutants' tests run on boots of their own: their control on
+# the second, then each mutant's on the next. A mutant of another job or
+# kernel, or whose patch does not apply, does not build, or changes nothing
+# that can be installed, fails here as one that is missed does.
 #
 # Writes BUILD_DIR/vm-mutants_guest.tap, one result per control and mutant.
 # usage: tests/mutants/guest.sh KERNEL_DIR BUILD_DIR [NAME...]
@@ -34,20 +38,23 @@ source "$ROOT/vm/lib.sh"
 header() { sed -n "s/^$2: //p" "$1"; }
 
 # kind_of FILE...: what the files a patch changes are built into: binary,
-# unit, or "none: FILE" for one that is neither.
+# unit, scripts (the package's control files), or "none: FILE" for one
+# that is none of them.
 kind_of() {
 	local f k kind=''
 	for f in "$@"; do
 		case $f in
 		*/argguard.service) k=unit ;;
 		bpf/*.[ch] | loader/*.[ch]) k=binary ;;
+		debian/argguard.config | debian/argguard.templates | debian/argguard.postinst | \
+			debian/argguard.prerm | debian/argguard.postrm) k=scripts ;;
 		*)
 			echo "none: $f"
 			return
 			;;
 		esac
 		if [[ -n $kind && $kind != "$k" ]]; then
-			echo "none: both the binary and the unit"
+			echo "none: both the $kind and the $k"
 			return
 		fi
 		kind=$k
@@ -73,10 +80,31 @@ build() {
 	cmake --build "$1" -j"$(nproc)" --target argguard >>"$1.log" 2>&1 && cp "$1/argguard" "$2"
 }
 
+# make_scripts PATCH OUT: the mutant's control files in OUT/control: the
+# patch applied to those of the good package (debian/argguard.X is its
+# DEBIAN/X); prints why there are none, if there are none.
+make_scripts() {
+	local patch=$1 out=$2 scratch=$WORK/scripts f
+	rm -rf "$scratch"
+	mkdir -p "$scratch/debian" "$out/control"
+	for f in "$WORK/control-good"/*; do
+		cp -p "$f" "$scratch/debian/argguard.${f##*/}"
+	done
+	if ! patch -s --no-backup-if-mismatch -p1 -d "$scratch" <"$patch" >"$WORK/${out##*/}.patch.log" 2>&1; then
+		echo "does not apply to the control files of $BUILD/argguard.deb"
+		return
+	fi
+	for f in "$WORK/control-good"/*; do
+		cmp -s "$f" "$scratch/debian/argguard.${f##*/}" ||
+			cp -p "$scratch/debian/argguard.${f##*/}" "$out/control/${f##*/}"
+	done
+	[[ -n $(ls "$out/control") ]] || echo "changes no control file of the package: it plants nothing"
+}
+
 # make_artefact PATCH SRC ART: the mutant's artefact in ART/NAME, built in
 # the copy SRC; prints its kind, or why there is none.
 make_artefact() {
-	local patch=$1 src=$2 art=$3 name files kind out rc=0
+	local patch=$1 src=$2 art=$3 name files kind out why rc=0
 	name=$(basename "${patch%.patch}")
 	out=$art/$name
 	mkdir -p "$out"
@@ -86,8 +114,18 @@ make_artefact() {
 		echo "changes what the guest cannot install (${kind#none: })"
 		return
 	fi
-	if [[ $(header "$patch" job) == package-suite && $kind != binary ]]; then
+	if [[ $(header "$patch" job) == package-suite && $kind == unit ]]; then
 		echo "changes the unit, which the package suite's repacked packages do not take"
+		return
+	fi
+	if [[ $kind == scripts ]]; then
+		if [[ $(header "$patch" job) != package-suite ]]; then
+			echo "changes the package's control files, which only the package suite installs"
+		elif why=$(make_scripts "$patch" "$out") && [[ -z $why ]]; then
+			echo scripts
+		else
+			echo "$why"
+		fi
 		return
 	fi
 	# A dry run first: a patch that fails applies the hunks that do not.
@@ -115,7 +153,8 @@ make_artefact() {
 }
 
 main() {
-	local kernel=$1 build=$2 patch name job result reboots=0 rc=0
+	local kernel=$1 build=$2 patch name job result rc=0
+	BUILD=$build
 	shift 2
 	local patches=()
 	WORK=$build/mutants-guest
@@ -135,6 +174,8 @@ main() {
 	step "build the good argguard" configure "$src" "$WORK/build"
 	build "$WORK/build" "$art/good/argguard" || die "the good tree does not build (see $WORK/build.log)"
 	cp "$(find "$src/loader" -name argguard.service)" "$art/good/"
+	mkdir -p "$WORK/control-good"
+	dpkg-deb -e "$build/argguard.deb" "$WORK/control-good"
 	if grep -q '^job: package-suite$' "${patches[@]}"; then
 		configure "$src" "$WORK/build-rebuilt" -DARGGUARD_BPF_PREFIX=/rebuilt
 		build "$WORK/build-rebuilt" "$art/good/argguard-rebuilt" ||
@@ -153,20 +194,18 @@ main() {
 			result="boots another kernel (kernel: $(header "$patch" kernel)): tests/mutants/run.sh runs it"
 		elif [[ $job != suite && $job != package-suite && $job != reboot-suite ]]; then
 			result="is in job $job, which this guest does not run: tests/mutants/run.sh runs it"
-		elif [[ $job == reboot-suite ]] && ((reboots++ > 0)); then
-			result="is a second reboot-suite mutant: one guest reboots once"
 		else
 			log "build mutant $name"
 			result=$(make_artefact "$patch" "$src" "$art")
 			[[ ! -e $WORK/spoilt ]] || die "$name's patch does not reverse in $src"
 		fi
 		case $result in
-		binary | unit) printf '%s\t%s\t%s\t%s\n' "$name" "$job" "$result" "$(header "$patch" catch)" ;;
+		binary | unit | scripts) printf '%s\t%s\t%s\t%s\n' "$name" "$job" "$result" "$(header "$patch" catch)" ;;
 		*) printf '%s\t%s\tbroken\t%s\n' "$name" "$job" "$result" ;;
 		esac >>"$art/list"
 	done
 	"$ROOT/vm/run.sh" --kernel "$kernel" --build "$build" --job mutants --mutants "$art" \
-		--timeout 1500 --out "$out" >"$out.tap" || rc=$?
+		--timeout 3000 --out "$out" >"$out.tap" || rc=$?
 	cat "$out.tap"
 	"$ROOT/tests/checks/tap-summary.sh" "$out.tap" || rc=1
 	return "$rc"

@@ -84,6 +84,17 @@ static void fill(struct size_hist *h, const __u64 *sizes, size_t n_sizes, __u64 
 	size_hist_add(h, &cpu);
 }
 
+/* d's arrays; the names of its largest execs and cgroups are the test's own. */
+static void data_done(struct size_data *d)
+{
+	free(d->hist);
+	free(d->denied);
+	free(d->slot_largest);
+	free(d->scopes);
+	free(d->uids);
+	memset(d, 0, sizeof(*d));
+}
+
 static void test_over(void)
 {
 	static const __u64 sizes[] = { 100, 5000, 300000 };
@@ -149,7 +160,7 @@ static void test_largest(void)
 	struct argguard_largest cpu = { 0 };
 	struct size_data d;
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	cpu.total_bytes[0] = 5000;
 	cpu.uid[0] = 1000;
 	cpu.slot[0] = 3;
@@ -269,7 +280,7 @@ static void sample(struct policy *live, struct size_data *d)
 
 	*live = two_rules();
 	live->mode = ARGGUARD_MODE_ENFORCE;
-	memset(d, 0, sizeof(*d));
+	CHECK(!size_data_init(d), "the data is made");
 	size_slots_assign(live, NULL, true);
 	size_slots_scopes(live, d->scopes);
 	fill(&d->hist[3], seen, 2, 7);
@@ -317,6 +328,7 @@ static void test_suggest(void)
 	      "%u, %u",
 	      out.uids[0].rule.max_argc, out.uids[0].rule.max_envc);
 	policy_free(&out);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -342,6 +354,7 @@ static void test_suggest_tier(void)
 	      "the deny limits are as they were: %llu",
 	      (unsigned long long)out.uids[0].rule.max_total_bytes);
 	policy_free(&out);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -388,6 +401,7 @@ static void test_suggest_denied_apart(void)
 	      "nor does a rule in mode audit: %llu",
 	      (unsigned long long)out.uids[0].rule.max_total_bytes);
 	policy_free(&out);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -453,6 +467,7 @@ static void test_suggest_min_sample_and_floors(void)
 	      "a deny limit in force under the floor is kept: %llu",
 	      (unsigned long long)out.uids[0].rule.max_total_bytes);
 	policy_free(&out);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -484,7 +499,7 @@ static void test_suggest_weighs_by_uid(void)
 	const int T = ARGGUARD_SIZE_TOTAL_BYTES;
 	uint64_t one, flood;
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	/* A build uid: 950 link lines of 200K, 50 of 1.5M; a million small execs of others. */
@@ -507,10 +522,10 @@ static void test_suggest_weighs_by_uid(void)
 	CHECK(one == 1500000 && flood == 1500000,
 	      "one uid cannot pull it down, with one exec (%llu) or a million (%llu)",
 	      (unsigned long long)one, (unsigned long long)flood);
-	free(d.uids);
+	data_done(&d);
 
 	/* Mode audit: 200 uids of 150K execs, and one uid's execs of 4M that ran. */
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_scopes(&live, d.scopes);
 	for (uint32_t uid = 1; uid <= 200; uid++)
 		add_uid(&d, 10000 + uid, (const __u64[]){ 150000 }, 1, 10);
@@ -526,7 +541,7 @@ static void test_suggest_weighs_by_uid(void)
 	CHECK(size_keep_by_uid(&d, 3, T, 0.99, SUGGEST_MIN_BYTES) == 262143,
 	      "five million execs with no uid kept weigh as one uid: %llu",
 	      (unsigned long long)size_keep_by_uid(&d, 3, T, 0.99, SUGGEST_MIN_BYTES));
-	free(d.uids);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -550,7 +565,8 @@ static void test_suggest_print(void)
 	d.hist[ARGGUARD_SIZE_SLOT_SETUID].since = NOW - HOURS(1);
 	size_suggest(&live, &live, &d, &o, &out, notes);
 	f = open_memstream(&text, &len);
-	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy");
+	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy",
+			   "the live policy judged");
 	fclose(f);
 	CHECK(strstr(text, "# uid 1000: 14 execs ran, 30 denied (not counted), in 48.0 hours since "
 			   "2023-11-12T22:13:20Z.\n") != NULL,
@@ -587,7 +603,8 @@ static void test_suggest_print(void)
 	size_suggest(&live, &live, &d, &o, &out, notes);
 	text = NULL;
 	f = open_memstream(&text, &len);
-	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy");
+	size_suggest_print(f, &out, &d, &o, notes, &live, "The live policy",
+			   "the live policy judged");
 	fclose(f);
 	CHECK(strstr(text, "# The policy in force is in mode audit: the execs over its limits ran "
 			   "(would-deny),\n# and count as seen here.\n") &&
@@ -597,6 +614,7 @@ static void test_suggest_print(void)
 	      "mode audit: the file says what ran over the limits counts: %s", text);
 	free(text);
 	policy_free(&out);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -609,7 +627,7 @@ static void test_report(void)
 	size_t len = 0;
 	FILE *out;
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], seen, 2, 4);
@@ -637,6 +655,7 @@ static void test_report(void)
 			   "\"over_at_most\":4}") != NULL,
 	      "JSON gives the limit's denials");
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -679,7 +698,7 @@ static void test_report_by_container(void)
 	FILE *out;
 
 	policy_add_cgroup(&live, "/system.slice/docker-*.scope", &r, 0);
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	slot = live.cgroups[1].rule.size_slot;
@@ -715,6 +734,7 @@ static void test_report_by_container(void)
 		      NULL,
 	      "and a cgroup since gone, by its id");
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -733,7 +753,7 @@ static void test_report_escapes_what_execs_chose(void)
 	size_t len = 0;
 	FILE *out;
 
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], (const __u64[]){ 5000 }, 1, 1);
@@ -767,6 +787,7 @@ static void test_report_escapes_what_execs_chose(void)
 	      "and it reads back as the exact bytes");
 	json_object_put(obj);
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 
@@ -782,7 +803,7 @@ static void test_prometheus(void)
 
 	policy_init(&live);
 	policy_add_cgroup(&live, "/odd\"unit", &r, 0);
-	memset(&d, 0, sizeof(d));
+	CHECK(!size_data_init(&d), "the data is made");
 	size_slots_assign(&live, NULL, true);
 	size_slots_scopes(&live, d.scopes);
 	fill(&d.hist[3], seen, 2, 4);
@@ -803,6 +824,7 @@ static void test_prometheus(void)
 	      "the sum");
 	CHECK(!strstr(text, "argguard_exec_argc"), "a metric that counted nothing is left out");
 	free(text);
+	data_done(&d);
 	policy_free(&live);
 }
 

@@ -228,7 +228,7 @@ test_cgroup_walk_a_users_deep_tree_fails_no_apply() {
 # the file name the kernel keeps, and argguard report shows it to root.
 test_report_prints_no_raw_escape_a_user_put_in_comm() {
 	local dir=/tmp/argguard-t-escape name=$'\e]0;pwned\a' out before
-	trap 'rm -rf "$dir"; restore_policy' EXIT
+	trap 'rm -rf '"$dir"'; restore_policy' EXIT
 	mkdir -p "$dir"
 	cp "$HELPERS/execsize" "$dir/$name"
 	chmod 755 "$dir" "$dir/$name"
@@ -248,11 +248,60 @@ test_report_prints_no_raw_escape_a_user_put_in_comm() {
 		fail "the JSON log must keep the comm's exact bytes"
 }
 
+# A user who names its program, and a cgroup of the subtree it was given,
+# with a terminal's escape sequences, and runs it with no stack limit:
+# argguard preflight lists that process to root (its stack lets through
+# what the site policy's 1M denies), escaped; its JSON keeps the bytes.
+# (Its EXIT trap runs once the test has returned, its locals gone: it names
+# what it removes by globals.)
+ESCAPE_DIR=/tmp/argguard-t-escape
+test_preflight_prints_no_raw_escape_a_user_put_in_comm_or_cgroup() {
+	local dir=$ESCAPE_DIR name=$'\e]0;pwned\a' pid='' out rc=0 i
+	trap 'kill $(cat "$CG$ABUSE_DELEG"/*/cgroup.procs 2>/dev/null) 2>/dev/null || true; wait || true
+		rm -rf "$ESCAPE_DIR"; abuse_cleanup' EXIT
+	delegate_to_tester
+	mkdir -p "$dir"
+	cp /bin/sleep "$dir/$name"
+	chmod 755 "$dir" "$dir/$name"
+	"${AS_TESTER[@]}" mkdir "$CG$ABUSE_DELEG/$name"
+	in_cgroup "$ABUSE_DELEG/$name" "${AS_TESTER[@]}" prlimit --stack=unlimited "$dir/$name" 300 &
+	for ((i = 0; i < 100; i++)); do
+		pid=$(cat "$CG$ABUSE_DELEG/$name/cgroup.procs")
+		[[ -n $pid && $(cat "/proc/$pid/comm" 2>/dev/null) == "$name" ]] && break
+		sleep 0.1
+	done
+	assert_eq "$name" "$(cat "/proc/$pid/comm")" "the tester's process's comm"
+	out=$(argguard preflight 2>&1) || rc=$?
+	assert_eq 1 "$rc" "preflight's exit status (found some)"
+	if [[ $out == *$'\e'* || $out == *$'\a'* ]]; then
+		fail "argguard preflight wrote a raw ESC or BEL to the terminal"
+	fi
+	grep -qE "^$pid +$TESTER +\\\\x1b\]0;pwned\\\\x07 +unlimited +6M .*, in $ABUSE_DELEG/\\\\x1b\]0;pwned\\\\x07\$" <<<"$out" ||
+		fail "expected the tester's process, comm and cgroup escaped as \\x1b]0;pwned\\x07, in: $(cat -v <<<"$out" | head -n 20)"
+	out=$(argguard preflight --format json) || true # 1: found some
+	jq -e --arg c "$name" --argjson pid "$pid" \
+		'any(.processes[]; .pid == $pid and .comm == $c and (.cgroup | endswith("/" + $c)))' \
+		<<<"$out" >/dev/null || fail "the JSON must keep the comm's and the cgroup's exact bytes"
+}
+
+# A user who runs preflight: where /proc hides other users' processes
+# (hidepid=), it would see its own alone, and an empty list would read as
+# a clean bill for the machine. It refuses, and lists nothing.
+test_preflight_as_a_user_refuses_and_gives_no_clean_bill() {
+	local out rc=0
+	trap 'rm -f /tmp/argguard-t-preflight.err' EXIT
+	out=$("${AS_TESTER[@]}" argguard preflight 2>/tmp/argguard-t-preflight.err) || rc=$?
+	assert_eq 2 "$rc" "argguard preflight's exit status as the tester"
+	assert_eq "" "$out" "what preflight printed on stdout as the tester"
+	grep -q "run it as root" /tmp/argguard-t-preflight.err ||
+		fail "expected preflight to say it needs root: $(cat /tmp/argguard-t-preflight.err)"
+}
+
 # Another account's FIFO where the daemon writes its metrics' temporary
 # file: the write must not block, and records keep flowing.
 test_metrics_a_fifo_at_the_temporary_file_blocks_nothing() {
 	local dir=/var/lib/prometheus/node-exporter before first
-	trap 'rm -f "$dir/argguard.prom.tmp"; restore_policy' EXIT
+	trap 'rm -f '"$dir"'/argguard.prom.tmp; restore_policy' EXIT
 	[[ -d $dir ]] || fail "expected the guest's metrics directory $dir"
 	mkfifo "$dir/argguard.prom.tmp"
 	first=$(stat -c %Y.%i "$dir/argguard.prom" 2>/dev/null || echo none)

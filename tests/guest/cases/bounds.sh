@@ -9,11 +9,12 @@ SHIPPED_DEB=/usr/lib/argguard/tests/debs/argguard.deb
 # shipped FILE: FILE (an absolute path) as the package ships it.
 shipped() { dpkg-deb --fsys-tarfile "$SHIPPED_DEB" | tar -xO ".$1"; }
 
-# use_shipped_policy: the policy file as the package installs it, applied;
+# use_shipped_policy: the policy file as the package installs it (its
+# template, in debconf's default mode, enforce), applied;
 # put_back_site_policy undoes it.
 use_shipped_policy() {
 	cp "$POLICY_FILE" /tmp/argguard-site.conf
-	shipped /etc/argguard/argguard.conf >"$POLICY_FILE"
+	shipped /usr/share/argguard/argguard.conf >"$POLICY_FILE"
 	restore_policy
 }
 
@@ -139,7 +140,7 @@ test_journald_keeps_every_record_argguard_sends() {
 	spid=$!
 	wait "$spid" || fail "the storm had an exec allowed: $(cat /tmp/argguard-journal-storm.out)"
 	for ((i = 0; i < 120; i++)); do
-		tail -n +$((before + 1)) "$EVENT_LOG" >/tmp/argguard-journal-storm.log
+		tail -n +$((before + 1)) "$EVENT_LOG" | complete_lines >/tmp/argguard-journal-storm.log
 		logged=$(jq -c "select(.pid == $spid and .verdict == \"deny\")" /tmp/argguard-journal-storm.log | wc -l)
 		journal=$(journalctl -o json _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_PID=$spid | wc -l)
 		lost=$(jq -s '[.[] | select(.verdict == "summary") | .lost_by_sink.journald // 0] | add // 0' \

@@ -119,6 +119,49 @@ test_a_fresh_start_whose_apply_hangs_enforces_the_last_good_policy() {
 	finish_and_check_the_file_is_applied
 }
 
+# serve_reads_once FILE TEXT: FILE made a FIFO that gives TEXT to the one
+# reader that opens it next, and then, with no writer left, keeps the next
+# one waiting in open() until release_reads FILE.
+serve_reads_once() {
+	mv "$1" "$1.test-orig"
+	mkfifo -m 0600 "$1"
+	printf '%s\n' "$2" >"$1" &
+}
+
+# Where no policy ever applied (a package just installed, its policy file
+# in audit mode), the interim policy that the programs enforce until the
+# policy file applies is the built-in default in the file's mode: an
+# install in audit mode denies nothing, even in that moment.
+test_a_first_start_holds_the_files_audit_mode_until_its_own_apply() {
+	local audit i
+	trap 'release_reads "$POLICY_FILE" 2>/dev/null; restart_clean' EXIT
+	audit=$(sed 's/^mode = enforce/mode = audit/' "$POLICY_FILE")
+	[[ $audit == *$'\nmode = audit'* ]] || fail "expected the site policy to say mode = enforce"
+	systemctl stop argguard.service
+	argguard unload >/dev/null
+	rm -f "$LAST_GOOD"
+	serve_reads_once "$POLICY_FILE" "$audit"
+	systemctl start --no-block argguard.service
+	# The interim policy read the file; the start's own apply now waits to open it.
+	for ((i = 0; i < 600; i++)); do
+		[[ $(link_pins) == *"link "* && $(policy_state 2>/dev/null) == 1 ]] && break
+		sleep 0.1
+	done
+	[[ " $(link_pins)" == *" link "*" link_creds "* ]] || fail "expected the links attached, got: $(link_pins)"
+	assert_eq 1 "$(policy_state)" "policy_state while the apply waits (interim)"
+	assert_eq 1 "$(settings_json | jq .mode)" "the interim policy's mode (audit, as the file says)"
+	assert_eq 2097152 "$(live_limit)" "the interim policy's limit (the built-in default's)"
+	expect allowed "a 3 MB exec from an unlimited stack under the interim policy" \
+		prlimit --stack=unlimited "$HELPERS/execsize" 3000000 0 /bin/true
+	printf '%s\n' "$audit" >"$POLICY_FILE" # the apply's read
+	wait_for 60 bash -c '[[ $(systemctl is-active argguard.service) == active ]]' ||
+		fail "argguard.service did not become active once its apply could read the file"
+	daemon_says "interim policy, until this start applies the policy file: the built-in default (.*), in mode audit as $POLICY_FILE says" ||
+		fail "expected the journal to say the interim policy took the file's audit mode"
+	assert_eq 2 "$(policy_state)" "policy_state once the file applied"
+	assert_eq 1 "$(settings_json | jq .mode)" "the file's mode, applied"
+}
+
 # Killed after the load pinned its maps but before they hold a policy (the
 # loader reading the last good policy hangs): nothing is attached over them,
 # and the next start attaches only once they hold one.

@@ -27,7 +27,7 @@ test_unprivileged_user_cannot_touch_maps_pins_log_or_policy() {
 		refused "opening $kind $id by id" "$HELPERS/unpriv_bpf" "$kind" "$id"
 		n=$((n + 1))
 	done
-	assert_eq 22 "$n" "pins checked" # 17 maps, 5 links (the refusal tracepoint: no exits)
+	assert_eq 23 "$n" "pins checked" # 18 maps, 5 links (the refusal tracepoint: no exits)
 	for id in $(bpftool -j map show | jq '.[].id'); do # the unpinned maps too
 		refused "opening map $id by id" "$HELPERS/unpriv_bpf" map "$id"
 	done

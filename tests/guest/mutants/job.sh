@@ -7,11 +7,14 @@
 # package, must fail at least one of the tests its catch: line names, and
 # is taken out again. A suite mutant is the binary or the unit, after which
 # argguard starts afresh (no pins), as at a boot; a package-suite mutant is
-# the binary of argguard.deb and argguard-rebuilt.deb, repacked, which the
-# package suite's tests install over argguard.deb as shipped, the good build
-# running; a reboot-suite
-# mutant is installed last, after reboot/prepare.sh, and its tests run on
-# the second boot of the disk. The last boot prints the report: TAP, one
+# the binary, or the control files (maintainer scripts, templates), of
+# argguard.deb and argguard-rebuilt.deb, repacked, which the package
+# suite's tests install over argguard.deb as shipped, installed again
+# before each run and enforcing. The reboot suite's tests run on a boot
+# after reboot/prepare.sh: the first boot ends with it, the good build in
+# place, and the next boot runs their control; then each reboot-suite
+# mutant has a boot of its own, installed after reboot/prepare.sh at the
+# end of the boot before. The last boot prints the report: TAP, one
 # result per control and per mutant, each run's failures as comments.
 set -euo pipefail
 source "${BASH_SOURCE[0]%/*}/../guard.sh"
@@ -19,9 +22,11 @@ source "${BASH_SOURCE[0]%/*}/../guard.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 MUTANTS=$HERE/built
 DEBS=$HERE/../debs
-STATE=/var/lib/argguard-mutants # kept from the first boot to the second
+STATE=/var/lib/argguard-mutants # kept from each boot to the next
 RESULTS=$STATE/results
-FIRST_BOOT_DONE=$STATE/first-boot-done
+# The reboot suite's boots still to come, one a line: "control", or the
+# index of a mutant. There once the first boot is done.
+REBOOTS=$STATE/reboots
 SBIN=/usr/sbin/argguard
 
 # The list, one mutant a line: name, job, kind (binary, unit or broken),
@@ -142,11 +147,19 @@ good_again() {
 	fi
 }
 
-# repack DEB BINARY OUT: DEB with BINARY as its argguard.
+# repack NAME BINARY OUT [CONTROL]: the shipped NAME.deb with BINARY as its
+# argguard, and the files in the directory CONTROL, if there is one, as its
+# control files. Each shipped package is unpacked once (xz is slow in a
+# guest), and copied for each repack.
 repack() {
-	local dir=$STATE/repack sum
+	local tree=$STATE/unpacked/$1 dir=$STATE/repack sum
+	if [[ ! -d $tree ]]; then
+		mkdir -p "$STATE/unpacked"
+		dpkg-deb -R "$STATE/debs/$1.deb" "$tree"
+	fi
 	rm -rf "$dir"
-	dpkg-deb -R "$1" "$dir"
+	cp -a "$tree" "$dir"
+	[[ ! -d ${4:-} ]] || cp -p "$4"/* "$dir/DEBIAN/"
 	install -m 0755 "$2" "$dir$SBIN"
 	sum=$(md5sum <"$2" | cut -d' ' -f1)
 	sed -i "s#^[0-9a-f]\{32\}  ${SBIN#/}\$#$sum  ${SBIN#/}#" "$dir/DEBIAN/md5sums"
@@ -156,15 +169,16 @@ repack() {
 }
 
 # package_tests DIR FILTER NAME: with argguard.deb and argguard-rebuilt.deb
-# carrying DIR's argguard and argguard-rebuilt, the package tests matching
-# FILTER, from argguard.deb installed and the good build running. NAME: a
+# carrying DIR's argguard and argguard-rebuilt (else the good build's) and
+# DIR's control files, if any, the package tests matching FILTER, from
+# argguard.deb as shipped, installed and running (shipped_again). NAME: a
 # mutant's, or control.
 package_tests() {
-	local dir=$1 filter=$2 name=$3 deb
-	mkdir -p "$STATE/debs"
+	local dir=$1 filter=$2 name=$3 deb bin
 	for deb in argguard argguard-rebuilt; do
-		[[ -f $STATE/debs/$deb.deb ]] || cp "$DEBS/$deb.deb" "$STATE/debs/"
-		repack "$STATE/debs/$deb.deb" "$dir/$deb" "$DEBS/$deb.deb"
+		bin=$dir/$deb
+		[[ -f $bin ]] || bin=$MUTANTS/good/$deb # a mutant of the control files alone
+		repack "$deb" "$bin" "$DEBS/$deb.deb" "$dir/control"
 	done
 	if [[ $name == control ]]; then
 		control package-suite package "$filter"
@@ -174,13 +188,25 @@ package_tests() {
 	shipped_again "$name"
 }
 
-# shipped_again AFTER: the package as shipped, and the good build, back.
+# shipped_again AFTER: the packages as shipped back in place, and
+# argguard.deb installed over what the tests left and enforcing, its own
+# build running: where the control's package tests start, and each
+# mutant's. (A fresh start of the good build would add a restart to each
+# mutant, and the package tests install their own builds.)
 shipped_again() {
+	local deb
+	mkdir -p "$STATE/debs"
+	for deb in argguard argguard-rebuilt; do
+		[[ -f $STATE/debs/$deb.deb ]] || cp "$DEBS/$deb.deb" "$STATE/debs/"
+	done
 	cp "$STATE"/debs/*.deb "$DEBS/"
 	if ! dpkg -i "$DEBS/argguard.deb" </dev/null >"$STATE/shipped.log" 2>&1; then
 		stop_run "the package as shipped installs again after $1" "$STATE/shipped.log"
 	fi
-	good_again "$1"
+	if [[ $(systemctl show -p StatusText --value argguard.service) != enforcing* ]]; then
+		systemctl status argguard.service --no-pager >>"$STATE/shipped.log" 2>&1 || true
+		stop_run "the package as shipped enforces again after $1" "$STATE/shipped.log"
+	fi
 }
 
 # report: every result, numbered; fails if any is "not ok".
@@ -210,8 +236,21 @@ union() {
 	echo "$out"
 }
 
+# next_reboot: reboot/prepare.sh, and the mutant that the next line of
+# REBOOTS names installed (the good build stays for "control").
+next_reboot() {
+	local next what=control
+	next=$(head -n 1 "$REBOOTS")
+	[[ $next == control ]] || what=${NAMES[next]}
+	"$HERE/../reboot/prepare.sh" >"$STATE/reboot-prepare.log" 2>&1 ||
+		stop_run "reboot/prepare.sh, before the reboot suite's $what" "$STATE/reboot-prepare.log"
+	[[ $next == control ]] || install_artefact "$MUTANTS/$what"
+	sync
+	echo "boot done; the next runs the reboot suite's $what"
+}
+
 first_boot() {
-	local i reboot=''
+	local i
 	rm -rf "$STATE"
 	mkdir -p "$STATE"
 	: >"$RESULTS"
@@ -220,11 +259,6 @@ first_boot() {
 			result not-ok "${NAMES[i]} ${CATCHES[i]}"
 		fi
 	done
-	# This boot's start is the reboot suite's control: nothing has restarted
-	# argguard yet.
-	if [[ -n $(union reboot-suite) ]]; then
-		control reboot-suite reboot/cases "$(union reboot-suite)"
-	fi
 	good_again "the package's own build"
 	if [[ -n $(union suite) ]]; then
 		control suite cases "$(union suite)"
@@ -237,38 +271,50 @@ first_boot() {
 		good_again "${NAMES[i]}"
 	done
 	if [[ -n $(union package-suite) ]]; then
+		shipped_again "the suite's mutants"
 		package_tests "$MUTANTS/good" "$(union package-suite)" control
+		for i in "${!NAMES[@]}"; do
+			[[ ${JOBS[i]} == package-suite && ${KINDS[i]} != broken ]] || continue
+			package_tests "$MUTANTS/${NAMES[i]}" "${CATCHES[i]}" "${NAMES[i]}"
+		done
+		good_again "the package suite's mutants"
 	fi
-	for i in "${!NAMES[@]}"; do
-		[[ ${JOBS[i]} == package-suite && ${KINDS[i]} != broken ]] || continue
-		package_tests "$MUTANTS/${NAMES[i]}" "${CATCHES[i]}" "${NAMES[i]}"
-	done
-	for i in "${!NAMES[@]}"; do
-		[[ ${JOBS[i]} == reboot-suite && ${KINDS[i]} != broken ]] || continue
-		reboot=$i
-	done
-	if [[ -z $reboot ]]; then
+	if [[ -z $(union reboot-suite) ]]; then
 		report
 		return
 	fi
-	"$HERE/../reboot/prepare.sh" >"$STATE/reboot-prepare.log" 2>&1
-	install_artefact "$MUTANTS/${NAMES[reboot]}"
-	echo "$reboot" >"$FIRST_BOOT_DONE"
-	sync
-	echo "first boot done; the second runs ${NAMES[reboot]}'s tests"
+	{
+		echo control
+		for i in "${!NAMES[@]}"; do
+			[[ ${JOBS[i]} == reboot-suite && ${KINDS[i]} != broken ]] && echo "$i"
+		done
+	} >"$REBOOTS"
+	next_reboot
 }
 
-second_boot() {
-	local i
-	i=$(cat "$FIRST_BOOT_DONE")
-	judge "${NAMES[i]}" reboot/cases "${CATCHES[i]}"
-	report
+# A boot of the reboot suite's: its control or a mutant's tests, then the
+# next one's preparation, or the report after the last.
+reboot_boot() {
+	local this
+	this=$(head -n 1 "$REBOOTS")
+	sed -i 1d "$REBOOTS"
+	if [[ $this == control ]]; then
+		control reboot-suite reboot/cases "$(union reboot-suite)"
+	else
+		judge "${NAMES[this]}" reboot/cases "${CATCHES[this]}"
+		good_again "${NAMES[this]}"
+	fi
+	if [[ ! -s $REBOOTS ]]; then
+		report
+		return
+	fi
+	next_reboot
 }
 
 main() {
 	read_list
-	if [[ -e $FIRST_BOOT_DONE ]]; then
-		second_boot
+	if [[ -e $REBOOTS ]]; then
+		reboot_boot
 	else
 		first_boot
 	fi

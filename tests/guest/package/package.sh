@@ -12,6 +12,9 @@ LOOP_OUT=/tmp/argguard-loop.out
 LOOP_STOP=/tmp/argguard-loop.stop
 OVERSIZED=3000000 # over the shipped policy's 2M, from an unlimited stack (UNLIMITED)
 UNLIMITED=(prlimit --stack=unlimited)
+# A unit with no stack limit, whose start execs OVERSIZED bytes: what
+# argguard preflight is to name before an install in audit mode enforces.
+BIG_STACK_UNIT=argguard-t-big-stack.service
 
 package_status() { dpkg-query -W -f '${Status} ${Version}' argguard 2>/dev/null || echo absent; }
 
@@ -139,15 +142,47 @@ test_4_upgrade_to_a_build_with_the_same_instructions_attaches_its_own() {
 	assert_enforcing "after the upgrade to a rebuild"
 }
 
+# The window of size counts across upgrades: one that keeps the maps counts
+# each exec once; one whose maps are made afresh (here an older build's
+# config map at its pin, as an upgrade that changed the maps' layout finds)
+# carries their counts over in the state file. From the rebuild, as the
+# step before leaves it, or from argguard.deb when run alone.
+test_4b_counts_survive_an_upgrade_that_makes_the_maps_afresh() {
+	local before start id
+	big_argc_execs 3
+	before=$(scope_argc_execs global) start=$(window_start) id=$(sizes_map_id)
+	echo "before the upgrade: $before global execs of 4096+ args since $start, maps $id"
+	((before >= 3)) || fail "expected the 3 execs of $BIG_ARGC args counted, got $before"
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "dpkg -i of the rebuilt package failed"
+	assert_eq "$id" "$(sizes_map_id)" "the sizes map's id (the premise: the maps kept)"
+	assert_eq "$before" "$(scope_argc_execs global)" "the execs of 4096+ args, maps kept"
+	assert_eq "$start" "$(window_start)" "the window's start, maps kept"
+	rm "$PIN_DIR/config"
+	bpftool map create "$PIN_DIR/config" type array key 4 value 28 entries 1 name argguard_config
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "dpkg -i of the rebuilt package failed"
+	daemon_says "making all maps afresh" || fail "expected the maps made afresh"
+	[[ $(sizes_map_id) != "$id" ]] || fail "expected new maps"
+	assert_eq "$before" "$(scope_argc_execs global)" "the execs of 4096+ args, maps made afresh"
+	assert_eq "$start" "$(window_start)" "the window's start, maps made afresh"
+	assert_enforcing "after an upgrade that made the maps afresh"
+}
+
+# apt-get remove, as a fleet runs it (argguard(8), ROLLOUT: the kill switch).
 test_5_remove_ends_enforcement_and_keeps_the_conffiles() {
-	dpkg -r argguard </dev/null || fail "dpkg -r failed"
+	# Run alone (ARGGUARD_TEST_FILTER), from the package as shipped: install
+	# the one under test, whose prerm is to unload, and add the admin's line.
+	if ! grep -qx "# the admin's own line" "$POLICY_FILE"; then
+		dpkg -i "$NEW_DEB" </dev/null || fail "dpkg -i of the new package failed"
+		echo "# the admin's own line" >>"$POLICY_FILE"
+	fi
+	apt-get remove -y argguard </dev/null || fail "apt-get remove failed"
 	assert_eq "deinstall ok config-files" "$(package_status | cut -d' ' -f1-3)" "the package's state"
 	[[ ! -e /usr/sbin/argguard ]] || fail "expected /usr/sbin/argguard to be gone"
 	[[ ! -e $PIN_DIR ]] || fail "expected the pins to be gone"
 	bpftool -j link show | jq -e 'map(select(.prog_type == "lsm")) | length == 0' >/dev/null ||
 		fail "expected no LSM link left"
 	expect allowed "a 3 MB exec once removed" "${UNLIMITED[@]}" "$HELPERS/execsize" "$OVERSIZED" 0 /bin/true
-	grep -qx "# the admin's own line" "$POLICY_FILE" || fail "expected $POLICY_FILE kept"
+	grep -qx "# the admin's own line" "$POLICY_FILE" || fail "expected the site's $POLICY_FILE kept"
 	[[ -f /etc/default/argguard ]] || fail "expected /etc/default/argguard kept"
 	[[ -d /var/lib/argguard ]] || fail "expected the state in /var/lib/argguard kept until purge"
 }
@@ -170,4 +205,138 @@ test_7_install_on_a_running_machine_starts_enforcing() {
 		fail "expected $WANTS again"
 	assert_enforcing "after a fresh install"
 	assert_eq 2097152 "$(live_limit)" "the shipped policy's global limit"
+}
+
+# install_preseeded MODE: the package purged, then installed afresh with
+# argguard/mode preseeded to MODE, as a fleet's preseed file would, and
+# noninteractively, as apt runs under configuration management.
+install_preseeded() {
+	if [[ $(package_status) != absent ]]; then
+		dpkg --purge argguard </dev/null || fail "dpkg --purge failed"
+	fi
+	echo "argguard argguard/mode select $1" | debconf-set-selections
+	DEBIAN_FRONTEND=noninteractive dpkg -i "$NEW_DEB" </dev/null ||
+		fail "dpkg -i preseeded to $1 failed"
+}
+
+# back_to_enforce: the site's file and the answer in enforce mode, the unit
+# gone: the machine as test_7 leaves it, for the tests, and the mutants'
+# good build, that follow.
+back_to_enforce() {
+	systemctl stop "$BIG_STACK_UNIT" 2>/dev/null || true
+	rm -f "/etc/systemd/system/$BIG_STACK_UNIT"
+	systemctl daemon-reload
+	touch "$LOOP_STOP"
+	echo "argguard argguard/mode select enforce" | debconf-set-selections
+	if [[ -f $POLICY_FILE ]]; then
+		sed -i 's/^mode = audit/mode = enforce/' "$POLICY_FILE"
+		systemctl reload argguard.service || true # the next test says if it is not enforcing
+	fi
+}
+
+make_big_stack_unit() {
+	cat >"/etc/systemd/system/$BIG_STACK_UNIT" <<-UNIT
+		[Service]
+		Type=oneshot
+		RemainAfterExit=yes
+		LimitSTACK=infinity
+		ExecStart=$HELPERS/execsize $OVERSIZED 0 /bin/true
+	UNIT
+	systemctl daemon-reload
+}
+
+# Preseeded to audit, the package installs over a loop of 3 MB execs from
+# an unlimited stack and lets every one through, from before the programs
+# attach to after the policy file applies; a unit with LimitSTACK=infinity
+# then runs its 3 MB exec, logged as would-deny; and argguard preflight
+# names that unit as one that enforce mode would break.
+test_8_a_package_preseeded_to_audit_denies_nothing_and_preflight_names_the_big_stack_unit() {
+	local allowed n before out json rc=0
+	trap back_to_enforce EXIT
+	if [[ $(package_status) != absent ]]; then
+		dpkg --purge argguard </dev/null || fail "dpkg --purge failed"
+	fi
+	make_big_stack_unit
+	start_exec_loop
+	wait_loop_lines 3
+	install_preseeded audit
+	n=$(wc -l <"$LOOP_OUT")
+	wait_loop_lines $((n + 3))
+	touch "$LOOP_STOP"
+	wait
+	allowed=$(grep -c '^allowed$' "$LOOP_OUT" || true)
+	echo "across the install: $allowed of $(wc -l <"$LOOP_OUT") oversized execs allowed"
+	assert_eq "$(wc -l <"$LOOP_OUT")" "$allowed" "oversized execs let through across an install in audit mode"
+	assert_eq "mode = audit          ; off | audit | enforce" "$(grep '^mode' "$POLICY_FILE")" \
+		"the mode line the postinst wrote"
+	assert_eq "audit mode: nothing is denied; would-deny is logged (probe exec denied)" \
+		"$(systemctl show -p StatusText --value argguard.service)" "the unit's status text"
+	assert_eq 1 "$(settings_json | jq .mode)" "the live mode (audit)"
+
+	before=$(log_lines)
+	systemctl start "$BIG_STACK_UNIT" || fail "$BIG_STACK_UNIT's 3 MB exec failed in audit mode"
+	wait_log_lines $((before + 1)) || fail "no record of $BIG_STACK_UNIT's exec"
+	tail -n +$((before + 1)) "$EVENT_LOG" | jq -e --arg cg "/system.slice/$BIG_STACK_UNIT" \
+		'select(.verdict == "would-deny" and .cgroup == $cg and .total_bytes >= 3000000)' >/dev/null ||
+		fail "expected a would-deny record of $BIG_STACK_UNIT's exec: $(tail -n +$((before + 1)) "$EVENT_LOG")"
+
+	out=$(argguard preflight) || rc=$?
+	echo "$out"
+	assert_eq 1 "$rc" "argguard preflight's exit status (found some)"
+	grep -qE "^$BIG_STACK_UNIT +unlimited +6M +2M total \(\[global\]\)\$" <<<"$out" ||
+		fail "expected preflight to name $BIG_STACK_UNIT: no stack limit, the kernel's 6M, denied over 2M"
+	rc=0
+	json=$(argguard preflight --format json) || rc=$?
+	assert_eq 1 "$rc" "argguard preflight --format json's exit status"
+	jq -e --arg u "$BIG_STACK_UNIT" '.mode == "audit" and any(.units[]; .unit == $u and
+		.stack_unlimited and .kernel_cap_bytes == 6291456 and .denies_over ==
+		[{"limit": "max_total_bytes", "bytes": 2097152, "scope": "[global]"}])' <<<"$json" >/dev/null ||
+		fail "expected preflight's JSON to name $BIG_STACK_UNIT: $json"
+}
+
+# An upgrade keeps the mode the site chose: the one it was installed in.
+test_9a_an_upgrade_keeps_the_mode_the_site_chose() {
+	trap back_to_enforce EXIT
+	if ! grep -q '^mode = audit' "$POLICY_FILE" 2>/dev/null; then
+		install_preseeded audit # run alone
+	fi
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "the upgrade failed"
+	grep -q '^mode = audit' "$POLICY_FILE" || fail "the upgrade changed the mode in $POLICY_FILE"
+	assert_eq 1 "$(settings_json | jq .mode)" "the live mode after the upgrade (audit)"
+	debconf-show argguard | grep -qx '\* argguard/mode: audit' ||
+		fail "expected the answer audit kept: $(debconf-show argguard)"
+}
+
+# A mode the admin wrote into the policy file by hand, over the answer
+# given at install (audit), is the package's answer from then on: a
+# reinstall keeps it. A new answer to dpkg-reconfigure rewrites the mode
+# line, and the service reloads it. It needs no install of its own: the
+# answer and the file's edit are set as a site leaves them, and the one
+# dpkg -i is the step under test.
+test_9b_a_reinstall_keeps_the_mode_the_admin_wrote_by_hand() {
+	local changed
+	trap back_to_enforce EXIT
+	echo "argguard argguard/mode select audit" | debconf-set-selections
+	sed -i 's/^mode = [a-z]*/mode = enforce/' "$POLICY_FILE"
+	systemctl reload argguard.service
+	dpkg -i "$REBUILT_DEB" </dev/null || fail "the reinstall failed"
+	grep -q '^mode = enforce' "$POLICY_FILE" || fail "the reinstall undid the admin's mode = enforce"
+	assert_eq "enforcing (probe exec denied)" \
+		"$(systemctl show -p StatusText --value argguard.service)" "the unit's status text"
+	debconf-show argguard | grep -qx '\* argguard/mode: enforce' ||
+		fail "expected the answer to follow the file: $(debconf-show argguard)"
+
+	# dpkg-reconfigure, answered audit through debconf's editor frontend:
+	# the mode line alone is rewritten, and the service reloads it.
+	printf '#!/bin/sh\nsed -i "s|^argguard/mode=.*|argguard/mode=\\"audit\\"|" "$1"\n' \
+		>/tmp/argguard-t-answer
+	chmod 0755 /tmp/argguard-t-answer
+	cp "$POLICY_FILE" /tmp/argguard-t-policy.before
+	DEBIAN_FRONTEND=editor EDITOR=/tmp/argguard-t-answer dpkg-reconfigure argguard </dev/null ||
+		fail "dpkg-reconfigure argguard failed"
+	changed=$(diff /tmp/argguard-t-policy.before "$POLICY_FILE" || true) # 1: they differ
+	assert_eq "-mode = enforce          ; off | audit | enforce +mode = audit          ; off | audit | enforce" \
+		"$(sed -n 's/^< /-/p; s/^> /+/p' <<<"$changed" | tr '\n' ' ' | sed 's/ $//')" \
+		"what dpkg-reconfigure changed in $POLICY_FILE"
+	assert_eq 1 "$(settings_json | jq .mode)" "the live mode after dpkg-reconfigure (audit)"
 }

@@ -4,7 +4,9 @@
 # before a reboot. The policy file names the cgroup of a unit that starts
 # late, and two units exec something oversized as the machine boots: the
 # late one (over its cgroup rule) and one with default dependencies (over
-# the global rule). The second boot starts with no pins and checks both.
+# the global rule). Execs of 5000 arguments are counted, and what the state
+# file keeps of them is noted. The second boot starts with no pins and
+# checks all three.
 set -euo pipefail
 
 HELPERS=/usr/lib/argguard/tests/bin
@@ -36,8 +38,24 @@ unit() {
 	systemctl enable "$name.service"
 }
 
+# Three execs of 5000 arguments (an argc bucket of their own) in the global
+# scope, then the stop a reboot makes (this boot ends in poweroff-force,
+# which stops no unit): the daemon writes the state file, and what it holds
+# of them, and the window's start, go in STATE/sizes-before.json.
+count_sizes() {
+	local i
+	for ((i = 0; i < 3; i++)); do
+		"$HELPERS/execsize" 100000 0 /bin/true 5000
+	done
+	systemctl stop argguard.service
+	jq '{start: .window.start, argc_4096: ([.scopes[] | select(.scope == "global") |
+		.metrics.argc.buckets[] | select(.low == 4096) | .count] | add // 0)}' \
+		/var/lib/argguard/sizes.json >"$STATE/sizes-before.json"
+}
+
 main() {
 	mkdir -p "$STATE"
+	rm -f "$STATE"/*.out # a boot before this one's
 	cat >/etc/argguard/argguard.conf <<-'CONF'
 		[global]
 		mode = enforce
@@ -51,6 +69,7 @@ main() {
 	unit argguard-t-late "starts late; its cgroup has a rule" 100000 "ExecStartPre=/bin/sleep 3"
 	unit argguard-t-plain "default dependencies, no rule of its own" 1500000
 	argguard policy check /etc/argguard/argguard.conf
+	count_sizes
 }
 
 main "$@"

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The second boot of one disk (tests/guest/reboot/prepare.sh ran on the
-# first): no pins survive a reboot, and the policy file names the cgroup of
-# a unit that had not started when argguard applied it.
+# first): no pins survive a reboot, the policy file names the cgroup of
+# a unit that had not started when argguard applied it, and the size
+# counts of the boot before are still in the report.
 
 STATE=/var/lib/argguard-test
 
@@ -65,4 +66,23 @@ test_unit_with_default_dependencies_is_judged() {
 	echo "record: $record"
 	assert_eq global "$(jq -r .scope <<<"$record")" "the deciding rule's scope"
 	assert_eq deny "$(jq -r .verdict <<<"$record")" "the verdict"
+}
+
+# The maps of the boot before are gone; the state file carried their
+# counts, each once, into this boot's window, which starts when that one did.
+test_counts_survive_a_reboot() {
+	local before start report
+	before=$(jq .argc_4096 "$STATE/sizes-before.json") start=$(jq -r .start "$STATE/sizes-before.json")
+	echo "the boot before kept $before global execs of 4096+ args, in a window since $start"
+	((before >= 3)) || fail "expected the boot before to have kept its 3 execs, got $before"
+	report=$(argguard report --format json)
+	assert_eq "$before" "$(scope_argc_execs global)" \
+		"the global execs of 4096+ args the boot before counted"
+	assert_eq "$start" "$(jq -r .window.start <<<"$report")" "the window's start"
+	assert_eq "$(cat /proc/sys/kernel/random/boot_id)" "$(jq -r .boot_id <<<"$report")" \
+		"the report's boot id"
+	assert_eq "$(cat /proc/sys/kernel/random/boot_id)" "$(jq -r .maps.boot_id "$SIZES_STATE")" \
+		"the boot whose maps the state file names now"
+	daemon_says "counting exec sizes in a window since $start" ||
+		fail "expected the daemon to say its window starts at $start"
 }
