@@ -457,7 +457,8 @@ test_stalled_audit_log_never_stalls_the_json_log() {
 		fi
 		ring1=$(counter records_dropped.ring_full)
 		for ((i = 0; i < 120; i++)); do
-			logged=$(tail -n +$((before + 1)) "$EVENT_LOG" | jq -c 'select(.comm == "exec_storm")' | wc -l)
+			logged=$(tail -n +$((before + 1)) "$EVENT_LOG" | complete_lines |
+				jq -c 'select(.comm == "exec_storm")' | wc -l)
 			((logged + ring1 - ring0 < n)) || break
 			sleep 0.5
 		done

@@ -25,7 +25,7 @@ put_back_site_policy() {
 
 # nobody_records LINES: nobody's denials in the log past its first LINES lines.
 nobody_records() {
-	tail -n +$(($1 + 1)) "$EVENT_LOG" |
+	tail -n +$(($1 + 1)) "$EVENT_LOG" | complete_lines |
 		jq -c 'select(.uid == 65534 and .comm == "exec_storm" and .verdict == "deny")' | wc -l
 }
 
