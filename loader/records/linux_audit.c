@@ -74,20 +74,36 @@ static void omit(struct message *m, const char *key)
 }
 
 /*
- * Append " key=value" as the kernel's audit_log_untrustedstring() writes a
- * value: in double quotes, or, where a byte needs it (a quote, a blank, a
+ * How a value is written: a number of ours, bare; a string in double
+ * quotes, or in hex where a byte needs it.
+ */
+enum spelling { BARE, QUOTED, HEX };
+
+/*
+ * A string's spelling: as the kernel's audit_log_untrustedstring() writes
+ * one, in double quotes, or, where a byte needs it (a quote, a blank, a
  * control byte or any byte past 0x7e; audit_value_needs_encoding()), as
  * bare hex digits. The quotes tell the two apart, so no value reads as
  * another: the name "2F746D70" is written with its quotes, the bytes of
- * "/tmp\xff" as 2F746D70FF. auditd's ausearch -i decodes the hex.
+ * "/tmp\xff" as 2F746D70FF. auditd's ausearch -i decodes the hex. An '='
+ * needs it too: ausearch finds a field by the first "exe=" or "res=" past
+ * the offender's uid, so a program named "res=ok" would hide a denial from
+ * ausearch -sv no.
  */
-static void add_bytes(struct message *m, const char *key, const char *value, size_t vlen)
+static enum spelling string_spelling(const char *value, size_t vlen)
+{
+	return audit_value_needs_encoding(value, vlen) || memchr(value, '=', vlen) ? HEX : QUOTED;
+}
+
+/* Append " key=value", spelled so. */
+static void add_bytes(struct message *m, const char *key, const char *value, size_t vlen,
+		      enum spelling how)
 {
 	size_t klen = strlen(key);
-	bool hex = audit_value_needs_encoding(value, vlen);
+	size_t room = how == HEX ? 2 * vlen : how == QUOTED ? vlen + 2 : vlen;
 	char *p = m->text + m->len;
 
-	if (m->len + 2 + klen + (hex ? 2 * vlen : vlen + 2) + OMITTED_ROOM >= m->size) {
+	if (m->len + 2 + klen + room + OMITTED_ROOM >= m->size) {
 		omit(m, key);
 		return;
 	}
@@ -95,29 +111,34 @@ static void add_bytes(struct message *m, const char *key, const char *value, siz
 	memcpy(p, key, klen);
 	p += klen;
 	*p++ = '=';
-	if (hex) {
+	if (how == HEX) {
 		audit_encode_value(p, value, vlen);
 		p += 2 * vlen;
 	} else {
-		*p++ = '"';
+		if (how == QUOTED)
+			*p++ = '"';
 		memcpy(p, value, vlen);
 		p += vlen;
-		*p++ = '"';
+		if (how == QUOTED)
+			*p++ = '"';
 	}
 	*p = '\0';
 	m->len = p - m->text;
 }
 
 /*
- * One field of the record, each as one string; a null one is left out. The
- * head's arguments each end in a NUL: in hex, as auditd's proctitle. No
+ * One field of the record; a null one is left out. A number or true or
+ * false is bare, as the kernel writes its own: ausearch -ui reads the
+ * offender's uid=, the first past the kernel's own, only as bare digits.
+ * The head's arguments each end in a NUL: in hex, as auditd's proctitle. No
  * argument, no field.
  */
 static void add_field(struct message *m, const struct record_field *f, const struct field_value *v)
 {
 	if (v->state == FIELD_NULL || (f->kind == FIELD_ARGS && !v->len))
 		return;
-	add_bytes(m, f->name, v->s, v->len);
+	add_bytes(m, f->name, v->s, v->len,
+		  f->kind == FIELD_LITERAL ? BARE : string_spelling(v->s, v->len));
 }
 
 /*

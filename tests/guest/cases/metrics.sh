@@ -3,17 +3,9 @@
 # Debian's prometheus-node-exporter serves (the guest runs the daemon with
 # --metrics-dir, vm/run.sh).
 
-TEXTFILE_DIR=/var/lib/prometheus/node-exporter
-TEXTFILE=$TEXTFILE_DIR/argguard.prom
 NODE_EXPORTER=http://127.0.0.1:9100/metrics
 
-# prom_value METRIC: the value of METRIC (with its labels, as exposed) on stdin.
-prom_value() { awk -v m="$1" '$1 == m { print $2 }'; }
-
 scrape() { curl -fsS --max-time 30 "$NODE_EXPORTER"; }
-
-# textfile_says METRIC VALUE: the textfile has METRIC at VALUE.
-textfile_says() { [[ -f $TEXTFILE && $(prom_value "$1" <"$TEXTFILE") == "$2" ]]; }
 
 test_status_json_counts_a_denied_exec() {
 	local before after limit json
