@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include <libaudit.h>
 
+#include "clocks.h"
 #include "log.h"
 #include "record_fields.h"
 
@@ -22,6 +24,9 @@ struct linux_audit {
 	struct sink sink;
 	int fd;
 	size_t message_size; /* the room for a message: message_size() */
+	uint64_t asked_ns; /* when the kernel last said whether auditing is on */
+	bool off; /* what it said: auditing is off */
+	bool cannot_ask; /* asking needs CAP_AUDIT_CONTROL */
 };
 
 /*
@@ -211,6 +216,62 @@ static void *linux_audit_prepare(struct sink *s, const struct record *r)
 }
 
 /*
+ * The kernel's audit_enabled (0 off, 1 on, 2 on and locked), or -errno:
+ * -EPERM without CAP_AUDIT_CONTROL. The kernel acks the request at once
+ * (audit_request_status() takes the ack) and sends the status after it.
+ */
+static int kernel_audit_enabled(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct audit_reply rep;
+	int rc = audit_request_status(fd);
+
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < 10; i++) {
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			return -errno;
+		rc = audit_get_reply(fd, &rep, GET_REPLY_NONBLOCKING, 0);
+		if (rc > 0 && rep.type == AUDIT_GET)
+			return (int)rep.status->enabled;
+		if (rc > 0 && rep.type == NLMSG_ERROR && rep.error->error)
+			return rep.error->error;
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * With auditing off (auditctl -e 0, or on Debian 12 a restart of
+ * systemd-journald), the kernel acks a user message and drops it. Asked at
+ * most once a second, so that the records it drops count as lost, not
+ * sent. An error leaves the last answer; without the right to ask, stop.
+ */
+static bool kernel_auditing_off(struct linux_audit *audit)
+{
+	uint64_t now = monotonic_ns();
+	int enabled;
+
+	if (audit->cannot_ask || (audit->asked_ns && now - audit->asked_ns < 1000000000ULL))
+		return audit->off;
+	audit->asked_ns = now;
+	enabled = kernel_audit_enabled(audit->fd);
+	if (enabled == -EPERM) {
+		audit->cannot_ask = true;
+		log_info("cannot ask the kernel whether auditing is on (no CAP_AUDIT_CONTROL): "
+			 "records it drops while it is off are not counted lost");
+	}
+	if (enabled < 0 || audit->off == !enabled)
+		return audit->off;
+	audit->off = !enabled;
+	if (audit->off)
+		log_error("the kernel's auditing is off (audit_enabled 0): it drops argguard's "
+			  "audit records until auditctl -e 1 turns it on again");
+	else
+		log_info("the kernel's auditing is on again");
+	return audit->off;
+}
+
+/*
  * May block: with the kernel's audit backlog full, the kernel holds the
  * sender for up to audit_backlog_wait_time (60 s by default).
  */
@@ -219,6 +280,8 @@ static int linux_audit_send(struct sink *s, void *item)
 	struct linux_audit *audit = sink_container(s, struct linux_audit);
 	struct audit_item *a = item;
 
+	if (kernel_auditing_off(audit))
+		return -ECANCELED;
 	if (audit_log_user_message(audit->fd, AUDIT_TRUSTED_APP, a->msg, NULL, NULL, NULL,
 				   !a->failure) <= 0)
 		return -errno ? -errno : -EIO;

@@ -515,6 +515,46 @@ wait_audit_exec() {
 	printf '%s\n' "$found"
 }
 
+# How many lines of the running daemon's journal match PATTERN.
+daemon_said_count() {
+	journalctl -u argguard.service --no-pager -o cat \
+		_SYSTEMD_INVOCATION_ID="$(systemctl show -p InvocationID --value argguard.service)" |
+		grep -c -- "$1" || true
+}
+
+# said_more_than N PATTERN: the daemon's journal has more than N lines matching PATTERN.
+said_more_than() { (($(daemon_said_count "$2") > $1)); }
+
+# audit_lost: what the textfile counts lost by the audit sink.
+audit_lost() { prom_value 'argguard_records_lost_total{sink="audit"}' <"$TEXTFILE"; }
+lost_more_than() { (($(audit_lost) > $1)); }
+
+# With the kernel's auditing off (auditctl -e 0; on Debian 12 a restart of
+# systemd-journald does it too), the kernel acks a user message and drops
+# it. The daemon says so, counts the record lost, and says when auditing is
+# on again, and the next record is in the audit log.
+test_kernel_auditing_off_is_said_and_its_records_counted_lost() {
+	local off on lost r pid
+	trap 'auditctl -e 1 >/dev/null' EXIT
+	off=$(daemon_said_count "the kernel's auditing is off") lost=$(audit_lost)
+	on=$(daemon_said_count "the kernel's auditing is on again")
+	auditctl -e 0 >/dev/null
+	sleep 1.1 # the sink asks the kernel at most once a second
+	r=$(new_records 1 "${AS_TESTER[@]}" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	pid=$(jq -r .pid <<<"$r")
+	wait_for 10 said_more_than "$off" "the kernel's auditing is off" ||
+		fail "expected the daemon to say the kernel's auditing is off"
+	wait_for 15 lost_more_than "$lost" ||
+		fail "expected the record the kernel dropped counted lost by the audit sink: $(audit_lost), $lost before"
+	assert_eq "" "$(audit_exec "$pid")" "the audit log's records of pid $pid, auditing off"
+	auditctl -e 1 >/dev/null
+	sleep 1.1
+	r=$(new_records 1 "${AS_TESTER[@]}" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	wait_audit_exec "$(jq -r .pid <<<"$r")" -ui "$TESTER" >/dev/null
+	wait_for 10 said_more_than "$on" "the kernel's auditing is on again" ||
+		fail "expected the daemon to say the kernel's auditing is on again"
+}
+
 # A user's denial: ausearch -ui finds it by the user's uid and the pid query
 # by its pid, and neither by root's uid, another uid or the daemon's pid. The
 # kernel's own part of the message names the daemon, as it must: ausearch -p

@@ -140,10 +140,13 @@ test_forged_journal_entry_is_not_returned_by_the_documented_query() {
 # lost by a summary.
 test_journald_keeps_every_record_argguard_sends() {
 	local n=300 conf=/etc/systemd/journald.conf.d/argguard-test.conf before spid logged journal lost i
-	trap 'rm -f '"$conf"'; systemctl restart systemd-journald; restore_policy' EXIT
+	# Debian 12's journald turns the kernel's auditing off each time it
+	# starts (auditd turns it on at boot): turn it on again, as it was.
+	trap 'rm -f '"$conf"'; systemctl restart systemd-journald; auditctl -e 1 >/dev/null; restore_policy' EXIT
 	mkdir -p "${conf%/*}"
 	printf '[Journal]\nRateLimitIntervalSec=30s\nRateLimitBurst=10\n' >"$conf"
 	systemctl restart systemd-journald
+	auditctl -e 1 >/dev/null
 	apply_policy "[global]" "mode = enforce" "allow_lockout = yes" "max_total_bytes = 4K"
 	sleep 1.5 # let an earlier summary go out before counting
 	before=$(log_lines)
