@@ -78,42 +78,65 @@ static void add_daemon_metrics(const struct metrics_file *mf, struct argguard_me
 		m->sinks[i] = (struct metrics_sink_loss){ .sink = names[i], .lost = lost[i] };
 }
 
+/* The canonical text of live, a policy this tick read: the last tick's, if live is the same. */
+static const char *live_text(struct metrics_file *mf, struct policy *live)
+{
+	if (mf->last_text && policy_same_live(live, &mf->last_live))
+		return mf->last_text;
+	free(mf->last_text);
+	mf->last_text = policy_canonical_text(live);
+	return mf->last_text;
+}
+
+/* Keep live, which this tick read, for the next tick to compare with. */
+static void keep_live(struct metrics_file *mf, struct policy *live)
+{
+	policy_free(&mf->last_live);
+	mf->last_live = *live;
+	policy_init(live);
+}
+
+/*
+ * Every tick reads the live policy from the maps, once: its text for the
+ * drift check, its rules for the size distributions' scopes. Nothing
+ * counts an edit of the maps (bpftool writes no generation), so they are
+ * read every time; a batch read keeps that cheap, and their text is
+ * printed again only when what they hold changed. The policy file, which
+ * stat() can tell changed, is parsed again only when it did
+ * (policy_drift_check()).
+ */
 void metrics_file_write(struct metrics_file *mf)
 {
 	struct argguard_metrics m = { 0 };
 	struct size_data *sizes = NULL;
 	struct log_capture once;
-	struct policy live_policy;
-	int err;
+	struct policy live;
+	int err, live_err;
 
 	if (!mf->dir)
 		return;
 	mf->next_ns = monotonic_ns() + METRICS_INTERVAL_S * 1000000000ULL;
 	err = metrics_read_maps(&mf->maps, &m);
 	if (!err) {
-		int live_err;
-		char *live = policy_maps_live_text(&mf->policy, &live_err);
-
 		add_daemon_metrics(mf, &m);
-
+		live_err = policy_maps_read_live(&mf->policy, &live);
 		/* Unreadable, the live policy is left unchecked, and the drift gauge out. */
-		policy_drift_check(&mf->drift, live, &m.policy_file);
-		free(live);
+		policy_drift_check(&mf->drift, live_err ? NULL : live_text(mf, &live),
+				   &m.policy_file);
 		apply_status_load(ARGGUARD_APPLY_STATUS, &m.last_apply);
 		/* Unreadable, the distributions are left out, and the rest written. */
-		sizes = malloc(sizeof(*sizes));
-		if (sizes &&
-		    !sizes_maps_read_live(&mf->policy, DEFAULT_CGROUP_ROOT, &live_policy, sizes))
+		sizes = live_err ? NULL : malloc(sizeof(*sizes));
+		if (sizes && !sizes_maps_read(&mf->policy, &live, DEFAULT_CGROUP_ROOT, sizes))
 			m.sizes = sizes; /* its scopes name live's rules */
 		/* Failing still, it said why: not again every METRICS_INTERVAL_S. */
 		log_capture_start(&once, LOG_ERR, NULL, 0, mf->failing);
 		err = metrics_write_textfile(mf->dir, &m);
 		log_capture_stop(&once);
-		if (m.sizes) {
+		if (m.sizes)
 			size_data_free(sizes);
-			policy_free(&live_policy);
-		}
 		free(sizes);
+		if (!live_err)
+			keep_live(mf, &live);
 	} else if (!mf->failing) {
 		log_error("failed to read the metrics: %s", strerror(-err));
 	}
@@ -142,6 +165,9 @@ void metrics_file_remove(struct metrics_file *mf)
 	char path[4096];
 
 	policy_drift_free(&mf->drift);
+	policy_free(&mf->last_live);
+	free(mf->last_text);
+	mf->last_text = NULL;
 	if (!mf->dir)
 		return;
 	snprintf(path, sizeof(path), "%s/%s", mf->dir, METRICS_TEXTFILE);

@@ -49,6 +49,13 @@ struct metrics_file {
 	struct live_maps maps; /* the maps it reads */
 	struct policy_maps policy; /* and those of the live policy; the fds are not its own */
 	struct policy_drift drift; /* the policy file, as last parsed */
+	/*
+	 * The live policy the last tick read, and its canonical text (NULL:
+	 * none yet): printing 1,000 rules costs more than reading them, and
+	 * a live policy read the same, byte for byte, prints the same.
+	 */
+	struct policy last_live;
+	char *last_text;
 	uint64_t next_ns; /* CLOCK_MONOTONIC: when it is due again */
 	bool failing; /* the last write failed, and said so */
 };

@@ -17,8 +17,10 @@ DEBIAN_612=linux-image-6.12-cloud-amd64
 
 # The guest suites (and mutants_guest), in the order ctest runs them: what
 # tap-summary.sh reads.
-GUEST_SUITES=(guest_suite guest_suite_612 guest_package guest_nobpf guest_recovery guest_reboot mutants_guest guest_stock
-	guest_debian_61 guest_debian_61_nobpf guest_debian_612 guest_debian_612_nobpf
+GUEST_SUITES=(guest_suite guest_suite_612 guest_package_612 guest_reboot_612 guest_package guest_nobpf guest_recovery
+	guest_reboot mutants_guest guest_stock
+	guest_debian_61 guest_debian_61_nobpf guest_debian_61_package guest_debian_61_reboot guest_two_guests
+	guest_debian_612 guest_debian_612_nobpf guest_debian_612_package guest_debian_612_reboot
 	series_prefixes_61 series_prefixes_612)
 
 main() {

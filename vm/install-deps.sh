@@ -11,6 +11,8 @@ PACKAGES=(
 	cpio kmod rsync xz-utils git
 	# guest: root file system and emulator
 	debootstrap e2fsprogs qemu-system-x86
+	# the two-guest job's TLS: a CA and a certificate for each guest
+	openssl
 	# argguard
 	cmake pkg-config clang llvm bpftool libbpf-dev libaudit-dev
 	# systemd.pc: where the unit is installed (debian/control's Build-Depends too)

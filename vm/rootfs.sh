@@ -28,6 +28,9 @@ PACKAGES=(
 	libbpf-tools # execsnoop: the exec tracer the benchmarks compare against
 	prometheus-node-exporter curl # serves argguard's textfile on :9100/metrics
 	prometheus # for promtool, which checks the exposition format; its server stays masked
+	# A node's journal to a collector (systemd-journal-upload and -remote, both
+	# left disabled: the two-guest job starts them), over a link iproute2 sets up.
+	systemd-journal-remote iproute2
 )
 
 # The first apt source that serves $SUITE main, in either sources format.

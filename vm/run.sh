@@ -22,8 +22,10 @@
 # tests/mutants/guest.sh makes; with reboot-suite mutants, a boot for their
 # control and one for each), demo (tests/guest/demo), boot
 # (tests/guest/boot: just boot), bench-kernel or bench-exec
-# (tests/bench/*-guest.sh). tests/guest/ goes
-# into the guest whole, with the bench scripts beside it.
+# (tests/bench/*-guest.sh), two-guests (a node and a collector on a link of
+# their own, tests/guest/two-guests/job.sh; needs a Debian kernel, whose
+# virtio-net driver the link takes). tests/guest/ goes into the guest whole,
+# with the bench scripts beside it.
 # --icount: one CPU whose clock counts instructions, for repeatable timings.
 # --append: more kernel command-line parameters, for example lsm=...
 # ARGGUARD_TEST_FILTER=REGEX in the environment runs only the suite's tests
@@ -36,7 +38,7 @@ source "$(dirname "$0")/lib.sh"
 KERNEL= BUILD= JOB= JOB_CMD= OUT= TIMEOUT=1200 ICOUNT=0 APPEND= BOOTS=1 MUTANTS=
 
 GUEST_HELPERS=(execsize execsize32 execsize_static exploit2010 pointer_flood exec_storm unpriv_bpf
-	argv_rewrite execloop bench_noop bench_noop_lsm fill_cgroup_ids)
+	argv_rewrite execloop bench_noop bench_noop_lsm fill_cgroup_ids cpu_ns)
 
 usage() {
 	sed -n '3,/^set /{/^#/s/^# \{0,1\}//p}' "$0" >&2
@@ -93,7 +95,12 @@ parse_args() {
 	boot) JOB_CMD=boot/boot.sh ;;
 	bench-kernel) JOB_CMD=kernel-series-guest.sh ;;
 	bench-exec) JOB_CMD=exec-guest.sh ;;
-	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, mutants, demo, boot, bench-kernel or bench-exec" ;;
+	two-guests)
+		JOB_CMD=two-guests/job.sh
+		[[ -f $KERNEL/initrd.img ]] ||
+			die "--job two-guests needs a Debian kernel (vm/debian-kernel.sh): this one has no network driver"
+		;;
+	*) die "--job must be suite, stock-suite, package-suite, nobpf-suite, recovery-suite, reboot-suite, mutants, demo, boot, bench-kernel, bench-exec or two-guests" ;;
 	esac
 	OUT=${OUT:-$BUILD/vm-$JOB}
 }
@@ -178,6 +185,7 @@ make_image() {
 	rm -rf "$stage" "$OUT/disk.img"
 	cp -a "$base" "$stage"
 	install_argguard "$stage"
+	[[ $JOB != two-guests ]] || two_guests_files "$stage"
 	mkfs.ext4 -q -F -L argguard -d "$stage" "$OUT/disk.img" 2G >/dev/null
 	rm -rf "$stage"
 }
@@ -237,13 +245,14 @@ boot() {
 	return 0
 }
 
+# job_status [PREFIX]: print the job's output (OUT/PREFIXjob.log), return its status.
 job_status() {
-	local line
-	[[ -f $OUT/job.log ]] && cat "$OUT/job.log" | tr -d '\r' | grep -v '^argguard-job-exit:' || true
-	line=$(tr -d '\r' <"$OUT/job.log" 2>/dev/null | grep '^argguard-job-exit:' | tail -n1 || true)
+	local line job=$OUT/${1:-}job.log
+	[[ -f $job ]] && cat "$job" | tr -d '\r' | grep -v '^argguard-job-exit:' || true
+	line=$(tr -d '\r' <"$job" 2>/dev/null | grep '^argguard-job-exit:' | tail -n1 || true)
 	if [[ -z $line ]]; then
-		log "error: the guest job never finished; console tail:"
-		tail -n 40 "$OUT/console.log" >&2 || true
+		log "error: the ${1:+${1%-} }guest job never finished; console tail:"
+		tail -n 40 "$OUT/${1:-}console.log" >&2 || true
 		return 1
 	fi
 	return "${line##*: }"
@@ -260,6 +269,88 @@ boot_all() {
 	job_status
 }
 
+# The files the two-guest job needs beyond the package and the tests: TLS
+# for the link, as argguard-records(5) gives it (a CA both guests trust, a
+# certificate and key for each, root's alone), and argguard-records(5) as
+# the mutant tests/mutants/collector-query-unpinned.patch leaves it, whose
+# query the collector must find answering a forgery.
+two_guests_files() {
+	local root=$1 tls=$OUT/tls tests=$1/usr/lib/argguard/tests/two-guests
+	rm -rf "$tls"
+	mkdir -p "$tls" "$tests"
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -noenc -days 2 \
+		-subj /CN=argguard-ca -keyout "$tls/ca.key" -out "$tls/ca.pem" 2>/dev/null
+	# cert NAME [EXTENSION]: a key and a certificate for NAME, which the CA signs.
+	cert() {
+		openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -noenc -subj "/CN=argguard-$1" \
+			-keyout "$tls/$1.key" -out "$tls/$1.csr" 2>/dev/null
+		openssl x509 -req -in "$tls/$1.csr" -CA "$tls/ca.pem" -CAkey "$tls/ca.key" -days 2 \
+			-extfile <(printf '%s\n' "${2:-basicConstraints=CA:FALSE}") -out "$tls/$1.pem" 2>/dev/null
+	}
+	cert collector subjectAltName=IP:169.254.41.2
+	cert node
+	install -D -m 0644 "$tls/ca.pem" "$root/etc/ssl/ca/trusted.pem"
+	install -D -m 0600 "$tls/collector.key" "$root/etc/ssl/private/systemd-journal-remote.pem"
+	install -D -m 0644 "$tls/collector.pem" "$root/etc/ssl/certs/systemd-journal-remote.pem"
+	install -D -m 0600 "$tls/node.key" "$root/etc/ssl/private/systemd-journal-upload.pem"
+	install -D -m 0644 "$tls/node.pem" "$root/etc/ssl/certs/systemd-journal-upload.pem"
+	chmod 0700 "$root/etc/ssl/private"
+	rm -rf "$tls"
+	local mutant=$OUT/mutant-doc
+	rm -rf "$mutant"
+	mkdir -p "$mutant"
+	cp "$ARGGUARD_ROOT/doc/argguard-records.5.scd" "$mutant/"
+	sed -n '/^--- /,$p' "$ARGGUARD_ROOT/tests/mutants/collector-query-unpinned.patch" |
+		patch -s -p2 -d "$mutant" || die "tests/mutants/collector-query-unpinned.patch does not apply"
+	scdoc <"$mutant/argguard-records.5.scd" | gzip -n >"$tests/mutant-argguard-records.5.gz"
+	rm -rf "$mutant"
+}
+
+# The two-guest job: a node and a collector, each booted from the one disk
+# image (snapshot=on: each writes to a throwaway overlay of its own), on one
+# QEMU-internal link: -netdev dgram between two unix sockets, and no other
+# netdev (no user-mode NAT, no route off the host). The collector's job
+# output (TAP) is the result, printed on stdout; the node's goes to stderr.
+boot_pair() {
+	local accel=$1 cpu=max link role peer n=0 rc=0 pids=()
+	[[ $accel == kvm ]] && cpu=host
+	# Short: a unix socket's path has 108 bytes at most.
+	link=$(mktemp -d /tmp/argguard-link.XXXXXX)
+	log "booting the node and the collector ($accel, timeout ${TIMEOUT}s); consoles: $OUT/{node,collector}-console.log"
+	for role in node collector; do
+		peer=collector
+		[[ $role == node ]] || peer=node
+		n=$((n + 1))
+		rm -f "$OUT/$role-console.log" "$OUT/$role-job.log"
+		timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+			-accel "$accel" -machine q35 -cpu "$cpu" -smp 1 -m 768M \
+			-nodefaults -display none -no-reboot \
+			-kernel "$KERNEL/bzImage" -initrd "$KERNEL/initrd.img" \
+			-append "root=/dev/vda rw console=ttyS0 panic=-1 oops=panic systemd.show_status=0 argguard.test_guest argguard.two_guests=$role systemd.hostname=argguard-$role $APPEND" \
+			-drive "file=$OUT/disk.img,if=virtio,format=raw,snapshot=on" \
+			-netdev "dgram,id=link,local.type=unix,local.path=$link/$role,remote.type=unix,remote.path=$link/$peer" \
+			-device "virtio-net-pci,netdev=link,mac=52:54:00:00:41:0$n" \
+			-device virtio-rng-pci \
+			-serial "file:$OUT/$role-console.log" -serial "file:$OUT/$role-job.log" &
+		pids+=($!)
+	done
+	# shellcheck disable=SC2064 # the pids, now
+	trap "kill ${pids[*]} 2>/dev/null; rm -rf '$link'" EXIT
+	trap 'exit 143' TERM INT
+	for n in 0 1; do
+		rc=0
+		wait "${pids[n]}" || rc=$?
+		((rc != 124 && rc != 137)) || log "a guest hit the ${TIMEOUT}s timeout"
+	done
+	trap report_failed_step EXIT
+	trap - TERM INT
+	rm -rf "$link"
+	rc=0
+	job_status node- >&2 || { rc=1; log "error: the node's job failed"; }
+	job_status collector- || rc=1
+	return "$rc"
+}
+
 main() {
 	local base accel rc=0
 	parse_args "$@"
@@ -271,7 +362,11 @@ main() {
 	fi
 	step "make guest disk image" make_image "$base"
 	((ICOUNT)) && accel=tcg || accel=$(pick_accel)
-	boot_all "$accel" || rc=$?
+	if [[ $JOB == two-guests ]]; then
+		boot_pair "$accel" || rc=$?
+	else
+		boot_all "$accel" || rc=$?
+	fi
 	# A gigabyte or so per run, and eleven runs in CI: keep it only on request.
 	[[ -n ${ARGGUARD_KEEP_DISK:-} ]] || rm -f "$OUT/disk.img"
 	return "$rc"

@@ -6,6 +6,7 @@
 #include "policy_maps.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,38 +86,137 @@ int read_policy_state(int config_fd, enum argguard_policy_state *state)
 	return 0;
 }
 
-static int read_hash_set(int fd, size_t set_offset, __u32 set,
-			 int (*add)(struct policy *, const void *, const struct argguard_rule *),
-			 struct policy *p)
+/* Entries one batch read asks for: far more than a hash bucket holds. */
+#define READ_BATCH 256
+
+/*
+ * Each entry of the hash map fd the slow way, two syscalls an entry: for a
+ * map that takes no batch read. A key deleted under the walk restarts it
+ * from the first key, and some entries are met again.
+ */
+static int map_walk(int fd, size_t key_size, size_t value_size, map_entry_fn *each, void *ctx)
 {
-	unsigned char key[sizeof(struct argguard_cgroup_key)];
-	struct argguard_rule rule;
-	void *prev = NULL;
-	__u32 key_set;
+	unsigned char *key = malloc(2 * key_size + value_size), *next, *value;
+	bool first = true;
+	int err = 0;
+
+	if (!key)
+		return -ENOMEM;
+	next = key + key_size;
+	value = next + key_size;
+	while (!bpf_map_get_next_key(fd, first ? NULL : key, next)) {
+		first = false;
+		memcpy(key, next, key_size);
+		if (bpf_map_lookup_elem(fd, key, value))
+			continue; /* deleted under us */
+		err = each(key, value, ctx);
+		if (err)
+			break;
+	}
+	if (!err && errno != ENOENT)
+		err = -errno;
+	free(key);
+	return err;
+}
+
+int map_read_entries(int fd, size_t key_size, size_t value_size, map_entry_fn *each, void *ctx)
+{
+	/* A hash map's batch token is a bucket index; an array's, a key. */
+	size_t token_size = key_size > sizeof(__u64) ? key_size : sizeof(__u64);
+	unsigned char *keys = malloc(READ_BATCH * (key_size + value_size) + 2 * token_size);
+	DECLARE_LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	unsigned char *values, *in, *out;
+	bool first = true;
 	int err;
 
-	while (!bpf_map_get_next_key(fd, prev, key)) {
-		prev = key;
-		memcpy(&key_set, key + set_offset, sizeof(key_set));
-		if (key_set != set)
-			continue;
-		if (bpf_map_lookup_elem(fd, key, &rule))
-			continue; /* deleted under us */
-		err = add(p, key, &rule);
-		if (err)
-			return err;
+	if (!keys)
+		return -ENOMEM;
+	values = keys + READ_BATCH * key_size;
+	in = values + READ_BATCH * value_size;
+	out = in + token_size;
+	for (;;) {
+		__u32 count = READ_BATCH;
+
+		err = bpf_map_lookup_batch(fd, first ? NULL : in, out, keys, values, &count, &opts);
+		if (err && err != -ENOENT) {
+			if (!first)
+				break;
+			/* No batch here (or a bucket past READ_BATCH): entry by entry. */
+			free(keys);
+			return map_walk(fd, key_size, value_size, each, ctx);
+		}
+		for (__u32 i = 0; i < count; i++) {
+			int add_err = each(keys + i * key_size, values + i * value_size, ctx);
+
+			if (add_err) {
+				free(keys);
+				return add_err;
+			}
+		}
+		if (err == -ENOENT) { /* the map's end */
+			err = 0;
+			break;
+		}
+		first = false;
+		memcpy(in, out, token_size);
 	}
+	free(keys);
+	return err;
+}
+
+struct set_reader {
+	size_t set_offset;
+	__u32 set;
+	int (*add)(struct set_reader *r, const void *key, const struct argguard_rule *rule);
+	struct policy *p;
+	size_t room; /* the uid rules p->uids has room for */
+};
+
+static int add_if_in_set(const void *key, const void *value, void *ctx)
+{
+	struct set_reader *r = ctx;
+	__u32 key_set;
+
+	memcpy(&key_set, (const unsigned char *)key + r->set_offset, sizeof(key_set));
+	return key_set == r->set ? r->add(r, key, value) : 0;
+}
+
+static int read_hash_set(int fd, size_t key_size, size_t set_offset, __u32 set,
+			 int (*add)(struct set_reader *, const void *,
+				    const struct argguard_rule *),
+			 struct policy *p)
+{
+	struct set_reader r = { .set_offset = set_offset, .set = set, .add = add, .p = p };
+
+	return map_read_entries(fd, key_size, sizeof(struct argguard_rule), add_if_in_set, &r);
+}
+
+/*
+ * The uid rules grow by doubling: a realloc() for each of 1,000 rules cost
+ * the daemon's tick more than reading them from the map.
+ */
+static int add_uid(struct set_reader *r, const void *key, const struct argguard_rule *rule)
+{
+	struct policy *p = r->p;
+
+	if (p->n_uids == r->room) {
+		size_t room = r->room ? 2 * r->room : 64;
+		struct uid_rule *more = realloc(p->uids, room * sizeof(*more));
+
+		if (!more)
+			return -ENOMEM;
+		p->uids = more;
+		r->room = room;
+	}
+	p->uids[p->n_uids++] =
+		(struct uid_rule){ .uid = ((const struct argguard_uid_key *)key)->uid,
+				   .rule = *rule };
 	return 0;
 }
 
-static int add_uid(struct policy *p, const void *key, const struct argguard_rule *rule)
+static int add_cgroup(struct set_reader *r, const void *key, const struct argguard_rule *rule)
 {
-	return policy_add_uid(p, ((const struct argguard_uid_key *)key)->uid, rule, 0) ? 0
-										       : -ENOMEM;
-}
-
-static int add_cgroup(struct policy *p, const void *key, const struct argguard_rule *rule)
-{
+	struct policy *p = r->p;
 	const struct argguard_cgroup_key *k = key;
 	char path[sizeof(k->path) + 1];
 
@@ -145,10 +245,10 @@ int policy_maps_read(const struct policy_maps *m, struct policy *p)
 	    bpf_map_lookup_elem(m->fd[PIN_SETUID_RULES], &set, &p->setuid))
 		return -errno;
 	p->learn_sizes = p->global.size_slot != ARGGUARD_SIZE_SLOT_NONE;
-	err = read_hash_set(m->fd[PIN_UID_RULES], offsetof(struct argguard_uid_key, set), set,
-			    add_uid, p);
+	err = read_hash_set(m->fd[PIN_UID_RULES], sizeof(struct argguard_uid_key),
+			    offsetof(struct argguard_uid_key, set), set, add_uid, p);
 	if (!err)
-		err = read_hash_set(m->fd[PIN_CGROUP_RULES],
+		err = read_hash_set(m->fd[PIN_CGROUP_RULES], sizeof(struct argguard_cgroup_key),
 				    offsetof(struct argguard_cgroup_key, set), set, add_cgroup, p);
 	if (err)
 		policy_free(p);
@@ -171,40 +271,46 @@ static bool has_duplicates(const struct policy *p)
 	return false;
 }
 
-char *policy_maps_live_text(const struct policy_maps *m, int *err)
+int policy_maps_read_live(const struct policy_maps *m, struct policy *p)
 {
 	struct argguard_config before, after;
-	struct policy p;
-	char *text;
 	__u32 zero = 0;
+	int err;
 
 	/*
 	 * An apply clears and writes the other set, then flips active_set and
 	 * counts cgroup_generation up: a read it overlapped is made again.
 	 */
 	for (int tries = 0; tries < 10; tries++) {
-		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &before)) {
-			*err = -errno;
-			return NULL;
-		}
-		*err = policy_maps_read(m, &p);
-		if (*err)
-			return NULL;
+		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &before))
+			return -errno;
+		err = policy_maps_read(m, p);
+		if (err)
+			return err;
 		if (bpf_map_lookup_elem(m->fd[PIN_CONFIG], &zero, &after)) {
-			*err = -errno;
-			policy_free(&p);
-			return NULL;
+			err = -errno;
+			policy_free(p);
+			return err;
 		}
-		policy_sort(&p);
+		policy_sort(p);
 		if (before.active_set == after.active_set &&
-		    before.cgroup_generation == after.cgroup_generation && !has_duplicates(&p)) {
-			text = policy_canonical_text(&p);
-			policy_free(&p);
-			*err = text ? 0 : -ENOMEM;
-			return text;
-		}
-		policy_free(&p);
+		    before.cgroup_generation == after.cgroup_generation && !has_duplicates(p))
+			return 0;
+		policy_free(p);
 	}
-	*err = -EAGAIN;
-	return NULL;
+	return -EAGAIN;
+}
+
+char *policy_maps_live_text(const struct policy_maps *m, int *err)
+{
+	struct policy p;
+	char *text;
+
+	*err = policy_maps_read_live(m, &p);
+	if (*err)
+		return NULL;
+	text = policy_canonical_text(&p);
+	policy_free(&p);
+	*err = text ? 0 : -ENOMEM;
+	return text;
 }

@@ -29,6 +29,18 @@ int read_live_settings(int config_fd, int settings_fd, __u32 *set,
 /* One counter of the per-CPU counters map at fd, summed over CPUs; 0 if unreadable. */
 uint64_t counter_sum(int fd, __u32 key);
 
+typedef int map_entry_fn(const void *key, const void *value, void *ctx);
+
+/*
+ * Each entry of the hash map fd (keys key_size bytes, values value_size)
+ * to each(), which returns 0 to go on or a negative errno to stop with.
+ * Read in batches, one syscall for many entries, where the kernel takes
+ * them; else a key and a lookup at a time. Entries added or deleted as it
+ * reads may be met or not; one is never met half-written. 0 or a negative
+ * errno.
+ */
+int map_read_entries(int fd, size_t key_size, size_t value_size, map_entry_fn *each, void *ctx);
+
 /*
  * How the live set came to be (config.policy_state; a value past the table
  * reads as unset). 0 or a negative errno.
@@ -50,10 +62,17 @@ int policy_maps_apply(const struct policy_maps *m, const struct policy *p, const
 int policy_maps_read(const struct policy_maps *m, struct policy *p);
 
 /*
- * The live policy as policy_canonical_text() prints it, read without the
- * apply lock: a read that an apply overlapped (the config map changed under
- * it, or a walk restarted by a delete read a rule twice) is made again. A
- * string to free(), or NULL with *err a negative errno.
+ * policy_maps_read() without the apply lock, its rules sorted: a read that
+ * an apply overlapped (the config map changed under it, or a walk
+ * restarted by a delete read a rule twice) is made again. 0, or a negative
+ * errno with p empty.
+ */
+int policy_maps_read_live(const struct policy_maps *m, struct policy *p);
+
+/*
+ * The live policy as policy_canonical_text() prints it, read by
+ * policy_maps_read_live(). A string to free(), or NULL with *err a
+ * negative errno.
  */
 char *policy_maps_live_text(const struct policy_maps *m, int *err);
 

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "log.h"
 
@@ -64,6 +65,26 @@ char *policy_canonical_text(struct policy *p)
 		return NULL;
 	}
 	return text;
+}
+
+bool policy_same_live(const struct policy *a, const struct policy *b)
+{
+	if (a->mode != b->mode || a->empty_argv_action != b->empty_argv_action ||
+	    a->head_bytes != b->head_bytes || a->event_rate != b->event_rate ||
+	    a->event_burst != b->event_burst || a->event_rate_total != b->event_rate_total ||
+	    a->learn_sizes != b->learn_sizes || memcmp(&a->global, &b->global, sizeof(a->global)) ||
+	    memcmp(&a->setuid, &b->setuid, sizeof(a->setuid)) || a->n_uids != b->n_uids ||
+	    a->n_cgroups != b->n_cgroups)
+		return false;
+	for (size_t i = 0; i < a->n_uids; i++)
+		if (a->uids[i].uid != b->uids[i].uid ||
+		    memcmp(&a->uids[i].rule, &b->uids[i].rule, sizeof(a->uids[i].rule)))
+			return false;
+	for (size_t i = 0; i < a->n_cgroups; i++)
+		if (strcmp(a->cgroups[i].path, b->cgroups[i].path) ||
+		    memcmp(&a->cgroups[i].rule, &b->cgroups[i].rule, sizeof(a->cgroups[i].rule)))
+			return false;
+	return true;
 }
 
 struct line {
@@ -302,7 +323,7 @@ out:
 
 void policy_drift_init(struct policy_drift *d, const char *path)
 {
-	*d = (struct policy_drift){ .path = path };
+	*d = (struct policy_drift){ .path = path, .settle_ns = POLICY_DRIFT_SETTLE_NS };
 }
 
 void policy_drift_free(struct policy_drift *d)
@@ -359,7 +380,7 @@ static bool file_stats(const char *path, const struct stat *first, struct stat *
 
 static bool same_files(const struct policy_drift *d, const struct stat *st, size_t n)
 {
-	if (!d->parsed || n != d->n_st)
+	if (!d->parsed || !d->settled || n != d->n_st)
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if (!same_file(&st[i], &d->st[i]))
@@ -373,7 +394,29 @@ static bool same_files(const struct policy_drift *d, const struct stat *st, size
  * the metrics), not logged on every check. st: their stat()s, taken before
  * the parse (kept by d); NULL if they could not all be found.
  */
-static void parse_file(struct policy_drift *d, struct stat *st, size_t n_st)
+static long long ns_of(const struct timespec *t)
+{
+	return t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/*
+ * Whether no file of st changed within d->settle_ns before now
+ * (or after it: a clock set back), so that a change after the parse
+ * would show in their times.
+ */
+static bool settled(const struct policy_drift *d, const struct stat *st, size_t n,
+		    const struct timespec *now)
+{
+	long long since = ns_of(now) - d->settle_ns;
+
+	for (size_t i = 0; i < n; i++)
+		if (ns_of(&st[i].st_mtim) >= since || ns_of(&st[i].st_ctim) >= since)
+			return false;
+	return true;
+}
+
+static void parse_file(struct policy_drift *d, struct stat *st, size_t n_st,
+		       const struct timespec *now)
 {
 	struct log_capture quiet;
 	struct policy p;
@@ -395,6 +438,7 @@ out:
 	/* Files that stat() did not find are looked for again next time. */
 	free(d->st);
 	d->parsed = st != NULL;
+	d->settled = st && settled(d, st, n_st, now);
 	d->st = st;
 	d->n_st = st ? n_st : 0;
 }
@@ -403,8 +447,13 @@ void policy_drift_check(struct policy_drift *d, const char *live_text,
 			struct policy_file_check *out)
 {
 	struct stat first, *st = NULL;
-	bool found = !stat(d->path, &first);
+	struct timespec now;
+	bool found;
 	size_t n_st = 0;
+
+	/* Before the stat()s: a file they see changed after now is not settled. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	found = !stat(d->path, &first);
 
 	*out = (struct policy_file_check){ .path = d->path };
 	if (found && !S_ISREG(first.st_mode)) {
@@ -418,7 +467,7 @@ void policy_drift_check(struct policy_drift *d, const char *live_text,
 	if (found && same_files(d, st, n_st))
 		free(st);
 	else
-		parse_file(d, found ? st : NULL, n_st);
+		parse_file(d, found ? st : NULL, n_st, &now);
 	if (!d->text) {
 		out->state = POLICY_FILE_INVALID;
 		snprintf(out->error, sizeof(out->error), "%s", d->error);

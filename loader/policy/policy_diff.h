@@ -27,6 +27,13 @@ void policy_sort(struct policy *p);
 char *policy_canonical_text(struct policy *p);
 
 /*
+ * Whether a and b, read from the maps by policy_maps_read() and sorted,
+ * hold the same settings and the same rules, byte for byte: then
+ * policy_canonical_text() prints them the same.
+ */
+bool policy_same_live(const struct policy *a, const struct policy *b);
+
+/*
  * A unified diff from the text old to the text new (lines, each ended by a
  * newline), with three lines of context, under "--- old_name" and
  * "+++ new_name"; each hunk's header names the [section] of old that its
@@ -55,13 +62,21 @@ struct policy_file_check {
  * The policy file as last parsed, with its fragments, for a caller that
  * compares again and again (the daemon, every few seconds): the file is
  * parsed again only when stat() says that it, its fragment directory or
- * one of its fragments changed (another inode, size, mtime or ctime; a
- * fragment added or removed changes the directory), or after
- * policy_drift_forget().
+ * one of its fragments changed (another device, inode, size, mtime or
+ * ctime; a fragment added or removed changes the directory), or after
+ * policy_drift_forget(). A timestamp is only as fine as the filesystem's
+ * clock: a rewrite of the same size in the same tick of it, just after a
+ * parse, would look the same. So a parse whose files changed within
+ * settle_ns (POLICY_DRIFT_SETTLE_NS) of it is not trusted: the next check
+ * parses again, until one parse sees files older than that.
  */
+#define POLICY_DRIFT_SETTLE_NS (2 * 1000000000LL)
+
 struct policy_drift {
 	const char *path;
 	bool parsed; /* text or error come from the files as st describes them */
+	bool settled; /* and they had not changed within settle_ns of that parse */
+	long long settle_ns;
 	struct stat *st; /* the file's, its fragment directory's, each fragment's */
 	size_t n_st;
 	char *text; /* its canonical text; NULL if it did not parse */

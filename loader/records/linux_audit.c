@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include <libaudit.h>
 
+#include "clocks.h"
 #include "log.h"
 #include "record_fields.h"
 
@@ -22,6 +24,9 @@ struct linux_audit {
 	struct sink sink;
 	int fd;
 	size_t message_size; /* the room for a message: message_size() */
+	uint64_t asked_ns; /* when the kernel last said whether auditing is on */
+	bool off; /* what it said: auditing is off */
+	bool cannot_ask; /* asking needs CAP_AUDIT_CONTROL */
 };
 
 /*
@@ -74,20 +79,36 @@ static void omit(struct message *m, const char *key)
 }
 
 /*
- * Append " key=value" as the kernel's audit_log_untrustedstring() writes a
- * value: in double quotes, or, where a byte needs it (a quote, a blank, a
+ * How a value is written: a number of ours, bare; a string in double
+ * quotes, or in hex where a byte needs it.
+ */
+enum spelling { BARE, QUOTED, HEX };
+
+/*
+ * A string's spelling: as the kernel's audit_log_untrustedstring() writes
+ * one, in double quotes, or, where a byte needs it (a quote, a blank, a
  * control byte or any byte past 0x7e; audit_value_needs_encoding()), as
  * bare hex digits. The quotes tell the two apart, so no value reads as
  * another: the name "2F746D70" is written with its quotes, the bytes of
- * "/tmp\xff" as 2F746D70FF. auditd's ausearch -i decodes the hex.
+ * "/tmp\xff" as 2F746D70FF. auditd's ausearch -i decodes the hex. An '='
+ * needs it too: ausearch finds a field by the first "exe=" or "res=" past
+ * the offender's uid, so a program named "res=ok" would hide a denial from
+ * ausearch -sv no.
  */
-static void add_bytes(struct message *m, const char *key, const char *value, size_t vlen)
+static enum spelling string_spelling(const char *value, size_t vlen)
+{
+	return audit_value_needs_encoding(value, vlen) || memchr(value, '=', vlen) ? HEX : QUOTED;
+}
+
+/* Append " key=value", spelled so. */
+static void add_bytes(struct message *m, const char *key, const char *value, size_t vlen,
+		      enum spelling how)
 {
 	size_t klen = strlen(key);
-	bool hex = audit_value_needs_encoding(value, vlen);
+	size_t room = how == HEX ? 2 * vlen : how == QUOTED ? vlen + 2 : vlen;
 	char *p = m->text + m->len;
 
-	if (m->len + 2 + klen + (hex ? 2 * vlen : vlen + 2) + OMITTED_ROOM >= m->size) {
+	if (m->len + 2 + klen + room + OMITTED_ROOM >= m->size) {
 		omit(m, key);
 		return;
 	}
@@ -95,29 +116,34 @@ static void add_bytes(struct message *m, const char *key, const char *value, siz
 	memcpy(p, key, klen);
 	p += klen;
 	*p++ = '=';
-	if (hex) {
+	if (how == HEX) {
 		audit_encode_value(p, value, vlen);
 		p += 2 * vlen;
 	} else {
-		*p++ = '"';
+		if (how == QUOTED)
+			*p++ = '"';
 		memcpy(p, value, vlen);
 		p += vlen;
-		*p++ = '"';
+		if (how == QUOTED)
+			*p++ = '"';
 	}
 	*p = '\0';
 	m->len = p - m->text;
 }
 
 /*
- * One field of the record, each as one string; a null one is left out. The
- * head's arguments each end in a NUL: in hex, as auditd's proctitle. No
+ * One field of the record; a null one is left out. A number or true or
+ * false is bare, as the kernel writes its own: ausearch -ui reads the
+ * offender's uid=, the first past the kernel's own, only as bare digits.
+ * The head's arguments each end in a NUL: in hex, as auditd's proctitle. No
  * argument, no field.
  */
 static void add_field(struct message *m, const struct record_field *f, const struct field_value *v)
 {
 	if (v->state == FIELD_NULL || (f->kind == FIELD_ARGS && !v->len))
 		return;
-	add_bytes(m, f->name, v->s, v->len);
+	add_bytes(m, f->name, v->s, v->len,
+		  f->kind == FIELD_LITERAL ? BARE : string_spelling(v->s, v->len));
 }
 
 /*
@@ -190,6 +216,62 @@ static void *linux_audit_prepare(struct sink *s, const struct record *r)
 }
 
 /*
+ * The kernel's audit_enabled (0 off, 1 on, 2 on and locked), or -errno:
+ * -EPERM without CAP_AUDIT_CONTROL. The kernel acks the request at once
+ * (audit_request_status() takes the ack) and sends the status after it.
+ */
+static int kernel_audit_enabled(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	struct audit_reply rep;
+	int rc = audit_request_status(fd);
+
+	if (rc < 0)
+		return rc;
+	for (int i = 0; i < 10; i++) {
+		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
+			return -errno;
+		rc = audit_get_reply(fd, &rep, GET_REPLY_NONBLOCKING, 0);
+		if (rc > 0 && rep.type == AUDIT_GET)
+			return (int)rep.status->enabled;
+		if (rc > 0 && rep.type == NLMSG_ERROR && rep.error->error)
+			return rep.error->error;
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * With auditing off (auditctl -e 0, or on Debian 12 a restart of
+ * systemd-journald), the kernel acks a user message and drops it. Asked at
+ * most once a second, so that the records it drops count as lost, not
+ * sent. An error leaves the last answer; without the right to ask, stop.
+ */
+static bool kernel_auditing_off(struct linux_audit *audit)
+{
+	uint64_t now = monotonic_ns();
+	int enabled;
+
+	if (audit->cannot_ask || (audit->asked_ns && now - audit->asked_ns < 1000000000ULL))
+		return audit->off;
+	audit->asked_ns = now;
+	enabled = kernel_audit_enabled(audit->fd);
+	if (enabled == -EPERM) {
+		audit->cannot_ask = true;
+		log_info("cannot ask the kernel whether auditing is on (no CAP_AUDIT_CONTROL): "
+			 "records it drops while it is off are not counted lost");
+	}
+	if (enabled < 0 || audit->off == !enabled)
+		return audit->off;
+	audit->off = !enabled;
+	if (audit->off)
+		log_error("the kernel's auditing is off (audit_enabled 0): it drops argguard's "
+			  "audit records until auditctl -e 1 turns it on again");
+	else
+		log_info("the kernel's auditing is on again");
+	return audit->off;
+}
+
+/*
  * May block: with the kernel's audit backlog full, the kernel holds the
  * sender for up to audit_backlog_wait_time (60 s by default).
  */
@@ -198,6 +280,8 @@ static int linux_audit_send(struct sink *s, void *item)
 	struct linux_audit *audit = sink_container(s, struct linux_audit);
 	struct audit_item *a = item;
 
+	if (kernel_auditing_off(audit))
+		return -ECANCELED;
 	if (audit_log_user_message(audit->fd, AUDIT_TRUSTED_APP, a->msg, NULL, NULL, NULL,
 				   !a->failure) <= 0)
 		return -errno ? -errno : -EIO;

@@ -26,32 +26,29 @@ union sizes_key {
 
 struct sizes_reader {
 	struct size_data *d;
+	size_t key_size;
 	const char *cgroup_root;
 	int (*add)(struct sizes_reader *r, const union sizes_key *key,
 		   const struct argguard_sizes *value);
 };
 
-/*
- * Each entry of the hash map fd to r->add(). The programs may add or drop
- * entries as this reads: an entry gone between its key and its value is
- * left out.
- */
-static int read_sizes_entries(int fd, struct sizes_reader *r)
+static int add_sizes_entry(const void *key, const void *value, void *ctx)
 {
-	union sizes_key key, next, *prev = NULL;
-	struct argguard_sizes value;
-	int err;
+	struct sizes_reader *r = ctx;
+	union sizes_key k = { 0 };
 
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		key = next;
-		prev = &key;
-		if (bpf_map_lookup_elem(fd, &key, &value))
-			continue;
-		err = r->add(r, &key, &value);
-		if (err)
-			return err;
-	}
-	return errno == ENOENT ? 0 : -errno;
+	memcpy(&k, key, r->key_size);
+	return r->add(r, &k, value);
+}
+
+/*
+ * Each entry of the hash map fd, its keys key_size bytes, to r->add(). The
+ * programs may add or drop entries as this reads: one dropped is left out.
+ */
+static int read_sizes_entries(int fd, size_t key_size, struct sizes_reader *r)
+{
+	r->key_size = key_size;
+	return map_read_entries(fd, key_size, sizeof(struct argguard_sizes), add_sizes_entry, r);
 }
 
 /* A "cgroup_sizes" entry into d->cgroups, named as cgroup_root has its cgroup now. */
@@ -91,7 +88,7 @@ static int add_sizes_by_uid(struct sizes_reader *r, const union sizes_key *key,
 static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *d)
 {
 	struct sizes_reader r = { .d = d, .cgroup_root = cgroup_root, .add = add_cgroup_sizes };
-	int err = read_sizes_entries(fd, &r);
+	int err = read_sizes_entries(fd, sizeof(struct argguard_cgroup_sizes_key), &r);
 
 	if (!err && d->n_cgroups)
 		qsort(d->cgroups, d->n_cgroups, sizeof(*d->cgroups), by_slot_then_id);
@@ -101,58 +98,74 @@ static int read_cgroup_sizes(int fd, const char *cgroup_root, struct size_data *
 static int read_sizes_by_uid(int fd, struct size_data *d)
 {
 	struct sizes_reader r = { .d = d, .add = add_sizes_by_uid };
-	int err = read_sizes_entries(fd, &r);
+	int err = read_sizes_entries(fd, sizeof(struct argguard_sizes_by_uid_key), &r);
 
 	if (!err)
 		size_data_sort_uids(d);
 	return err;
 }
 
-/*
- * The maps into d, and which scope each slot stands for from live (read by
- * policy_maps_read()): "sizes" (what ran and what was denied), "largest"
- * (the same, each slot's table), "sizes_by_uid" and "cgroup_sizes".
- */
-static int sizes_maps_read(const struct policy_maps *maps, const struct policy *live,
-			   const char *cgroup_root, struct size_data *d)
+/* A per-CPU array's entries to sizes_maps_read(): the entry at key, each CPU's. */
+struct per_cpu_reader {
+	struct size_data *d;
+	int ncpus;
+};
+
+static int add_sizes(const void *key, const void *value, void *ctx)
 {
-	int ncpus = libbpf_num_possible_cpus();
-	struct argguard_largest *top = NULL;
-	struct argguard_sizes *cpus;
+	const struct per_cpu_reader *r = ctx;
+	const struct argguard_sizes *cpus = value;
+	__u32 at;
+
+	memcpy(&at, key, sizeof(at));
+	if (!at || at >= ARGGUARD_SIZE_ENTRIES)
+		return 0;
+	for (int c = 0; c < r->ncpus; c++)
+		size_hist_add(at < ARGGUARD_SIZE_DENIED ? &r->d->hist[at]
+							: &r->d->denied[at - ARGGUARD_SIZE_DENIED],
+			      &cpus[c]);
+	return 0;
+}
+
+static int add_largest(const void *key, const void *value, void *ctx)
+{
+	const struct per_cpu_reader *r = ctx;
+	const struct argguard_largest *top = value;
+	__u32 at;
+
+	memcpy(&at, key, sizeof(at));
+	if (!at || at >= ARGGUARD_SIZE_ENTRIES)
+		return 0;
+	for (int c = 0; c < r->ncpus; c++)
+		size_data_add_largest(r->d, &top[c], at >= ARGGUARD_SIZE_DENIED);
+	return 0;
+}
+
+/* A per-CPU value is a value a CPU, each rounded up to 8 bytes: these are already. */
+_Static_assert(sizeof(struct argguard_sizes) % 8 == 0 && sizeof(struct argguard_largest) % 8 == 0,
+	       "a per-CPU value as the kernel lays it out");
+
+int sizes_maps_read(const struct policy_maps *maps, const struct policy *live,
+		    const char *cgroup_root, struct size_data *d)
+{
+	struct per_cpu_reader r = { .d = d, .ncpus = libbpf_num_possible_cpus() };
 	int err;
 
 	err = size_data_init(d);
 	if (err)
 		return err;
-	if (ncpus <= 0)
-		return ncpus ? ncpus : -EINVAL;
-	cpus = calloc(ncpus, sizeof(*cpus));
-	top = calloc(ncpus, sizeof(*top));
-	if (!cpus || !top) {
-		err = -ENOMEM;
-		goto out;
+	if (r.ncpus <= 0) {
+		size_data_free(d);
+		return r.ncpus ? r.ncpus : -EINVAL;
 	}
 	size_slots_scopes(live, d->scopes);
-	for (__u32 at = 1; at < ARGGUARD_SIZE_ENTRIES; at++) {
-		struct size_hist *h = at < ARGGUARD_SIZE_DENIED
-					      ? &d->hist[at]
-					      : &d->denied[at - ARGGUARD_SIZE_DENIED];
-
-		if (bpf_map_lookup_elem(maps->fd[PIN_SIZES], &at, cpus)) {
-			err = -errno;
-			goto out;
-		}
-		for (int c = 0; c < ncpus; c++)
-			size_hist_add(h, &cpus[c]);
-	}
-	for (__u32 at = 1; at < ARGGUARD_SIZE_ENTRIES; at++) {
-		if (bpf_map_lookup_elem(maps->fd[PIN_LARGEST], &at, top)) {
-			err = -errno;
-			goto out;
-		}
-		for (int c = 0; c < ncpus; c++)
-			size_data_add_largest(d, &top[c], at >= ARGGUARD_SIZE_DENIED);
-	}
+	err = map_read_entries(maps->fd[PIN_SIZES], sizeof(__u32),
+			       r.ncpus * sizeof(struct argguard_sizes), add_sizes, &r);
+	if (!err)
+		err = map_read_entries(maps->fd[PIN_LARGEST], sizeof(__u32),
+				       r.ncpus * sizeof(struct argguard_largest), add_largest, &r);
+	if (err)
+		goto fail;
 	for (size_t i = 0; i < d->n_largest; i++) {
 		int cerr;
 
@@ -167,9 +180,10 @@ static int sizes_maps_read(const struct policy_maps *maps, const struct policy *
 	err = read_sizes_by_uid(maps->fd[PIN_SIZES_BY_UID], d);
 	if (!err)
 		err = read_cgroup_sizes(maps->fd[PIN_CGROUP_SIZES], cgroup_root, d);
-out:
-	free(cpus);
-	free(top);
+	if (!err)
+		return 0;
+fail:
+	size_data_free(d);
 	return err;
 }
 
@@ -181,9 +195,7 @@ int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root
 	if (err)
 		return err;
 	err = sizes_maps_read(maps, live, cgroup_root, d);
-	if (err) {
-		size_data_free(d);
+	if (err)
 		policy_free(live);
-	}
 	return err;
 }

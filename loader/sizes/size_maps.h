@@ -16,4 +16,12 @@
 int sizes_maps_read_live(const struct policy_maps *maps, const char *cgroup_root,
 			 struct policy *live, struct size_data *d);
 
+/*
+ * The same maps into d, with the scopes of live, a policy the caller read
+ * (policy_maps_read_live()). 0 (free d with size_data_free()), or a
+ * negative errno with d empty.
+ */
+int sizes_maps_read(const struct policy_maps *maps, const struct policy *live,
+		    const char *cgroup_root, struct size_data *d);
+
 #endif /* ARGGUARD_SIZE_MAPS_H */

@@ -26,6 +26,8 @@ CGROUP_EXECS=${BENCH_CGROUP_EXECS:-1000}
 BIG=6000 # argv bytes of an offending exec: over the 4K limit below
 MKDIRS=${BENCH_MKDIRS:-100} # cgroups made and removed per measurement
 MKDIRS_WORST=${BENCH_MKDIRS_WORST:-10} # the same, against the costliest patterns
+TICK_ROUNDS=${BENCH_TICK_ROUNDS:-3}
+TICK_S=${BENCH_TICK_S:-60} # the daemon idle this long: 12 metrics ticks
 
 T=/run/argguard-bench # tmpfs: the loop, its target, the policies
 CG=/sys/fs/cgroup
@@ -38,7 +40,7 @@ STATS_EXECS=${BENCH_STATS_EXECS:-500}
 SITE_CONF=/etc/argguard/argguard.conf
 GUEST_OPTS=$(sed -n 's/^ARGGUARD_OPTS="\(.*\)"$/\1/p' /etc/default/argguard)
 # Which sections run (names as in main); all of them by default.
-SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint mkdir}
+SECTIONS=${ARGGUARD_BENCH_SECTIONS:-overhead offending storm cgroups footprint mkdir tick}
 # Which ways of logging the storm runs (see storm); all three by default.
 STORM_CONFIGS=${ARGGUARD_BENCH_STORM:-all json auditd}
 # Which configurations the overhead section compares; all eight by default
@@ -562,6 +564,38 @@ bench_mkdir() {
 			path=bench-mkdir/cg-000-user.scope.x n=$MKDIRS
 			[[ $c == p128worst ]] && path=$long n=$MKDIRS_WORST
 			emit mkdir_us "$c" "$r" "$(mkdir_loop "$n" "$path")"
+		done
+	done
+	argguard_on "$T/site.conf"
+}
+
+# 7. The daemon's CPU a metrics tick (issue 42), idle: the empty policy and
+# the 1,000 uid + 100 cgroup rules, each as the site file. Its CPU time is
+# read every 5 seconds, the metrics interval, for TICK_S seconds from 6
+# seconds after the switch: each interval holds one tick, and the sink
+# threads' and the ring buffer's wakeups (1 a second each). The median
+# interval is a tick; the mean counts what lands in some intervals only: the
+# size keeper's write (every 300 s), and the policy file parsed again.
+bench_tick() {
+	local r c pid i t0 t1 deltas
+	for ((r = 1; r <= TICK_ROUNDS; r++)); do
+		for c in empty rules; do
+			argguard_on "$T/$c.conf"
+			sleep 6
+			pid=$(daemon_pid)
+			deltas=()
+			t0=$("$HELPERS/cpu_ns" "$pid")
+			for ((i = 0; i < TICK_S / 5; i++)); do
+				sleep 5
+				t1=$("$HELPERS/cpu_ns" "$pid")
+				deltas+=($(((t1 - t0) / 1000)))
+				t0=$t1
+			done
+			emit daemon_tick_us "$c" "$r" "$(printf '%s\n' "${deltas[@]}" | sort -n |
+				awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : int((v[NR / 2] + v[NR / 2 + 1]) / 2) }')"
+			emit daemon_tick_mean_us "$c" "$r" "$(printf '%s\n' "${deltas[@]}" |
+				awk '{ s += $1 } END { printf "%.0f", s / NR }')"
+			note "daemon_tick $c round $r: each 5 s, µs: ${deltas[*]}"
 		done
 	done
 	argguard_on "$T/site.conf"

@@ -215,6 +215,11 @@ version_rows() {
 			esac
 		done
 	printf 'footprint%s\tcold_start\t-\t%s\ts\n' "$x" "$(col cold_start_s enforcing | median)"
+	for c in empty rules; do
+		[[ -z $(col daemon_tick_us "$c") ]] && continue
+		printf 'footprint%s\tdaemon_tick\t%s\t%s\tus\n' "$x" "$c" "$(col daemon_tick_us "$c" | median)"
+		printf 'footprint%s\tdaemon_tick_mean\t%s\t%s\tus\n' "$x" "$c" "$(col daemon_tick_mean_us "$c" | median)"
+	done
 	awk -F'\t' -v v="$1" '$1 == "bench-note" { printf "note\t-\t%s\t%s\t-\n", v, $2 }' "$EXEC_TSV"
 }
 
@@ -412,6 +417,7 @@ write_md() {
 	echo "| BPF programs: count, jited / xlated bytes | $(fig footprint bpf_progs), $(fig footprint bpf_prog_bytes_jited) / $(fig footprint bpf_prog_bytes_xlated) |"
 	echo "| BPF memlock: programs / $(fig footprint bpf_maps) maps | $(fig footprint bpf_prog_bytes_memlock) / $(fig footprint bpf_map_bytes_memlock) bytes |"
 	printf '| cold start to the first denial (median of 3) | %.2f s |\n' "$(fig footprint cold_start)"
+	echo "| the daemon's CPU a 5-second metrics tick, idle, the median tick / the mean: the empty policy; 1,000 uid + 100 cgroup rules | $(fig footprint daemon_tick empty) / $(fig footprint daemon_tick_mean empty); $(fig footprint daemon_tick rules) / $(fig footprint daemon_tick_mean rules) µs |"
 	echo
 	cat "$RAW/kernel-series.md"
 	echo

@@ -6,7 +6,8 @@
 # that names fewer than MIN_PATHS paths fails too, so that losing the
 # markers cannot pass for a clean map. Every test that the "What a user
 # could abuse" table names (a code span between the abuse-map markers) is
-# defined in tests/guest/cases/.
+# defined in tests/guest/cases/ (or, for the two-guest job's collector, in
+# tests/guest/two-guests/cases/).
 set -euo pipefail
 source "$(dirname "$0")/tap.sh"
 
@@ -35,7 +36,7 @@ main() {
 	mapfile -t tests < <(sed -n '/<!-- abuse-map: begin -->/,/<!-- abuse-map: end -->/p' "$design" |
 		grep -o '`[a-z0-9_]*`' | tr -d '`' | sort -u)
 	for test in "${tests[@]}"; do
-		if grep -rqs "^test_$test()" "$root/tests/guest/cases"; then
+		if grep -rqs "^test_$test()" "$root/tests/guest/cases" "$root/tests/guest/two-guests/cases"; then
 			pass "abuse test $test is defined"
 		else
 			fail "$test, which design.md's abuse table names, is defined in no tests/guest/cases file"

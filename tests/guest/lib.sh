@@ -8,6 +8,15 @@
 PIN_DIR=/sys/fs/bpf/argguard
 EVENT_LOG=/var/log/argguard/events.jsonl
 HELPERS=${HELPERS:-/usr/lib/argguard/tests/bin}
+# The daemon's metrics textfile, where every guest's daemon writes it (vm/run.sh).
+TEXTFILE_DIR=/var/lib/prometheus/node-exporter
+TEXTFILE=$TEXTFILE_DIR/argguard.prom
+
+# prom_value METRIC: the value of METRIC (with its labels, as exposed) on stdin.
+prom_value() { awk -v m="$1" '$1 == m { print $2 }'; }
+
+# textfile_says METRIC VALUE: the textfile has METRIC at VALUE.
+textfile_says() { [[ -f $TEXTFILE && $(prom_value "$1" <"$TEXTFILE") == "$2" ]]; }
 
 # fail MESSAGE: end the test as failed. To stderr, so that a failure inside
 # $( ) still shows.

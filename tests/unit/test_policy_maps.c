@@ -34,7 +34,9 @@
 
 #include "check.h"
 #include "map_memory.h"
+#include "policy_diff.h"
 #include "policy_maps.h"
+#include "size_maps.h"
 #include "tree.h"
 
 #define MAX_MAPS 256
@@ -288,6 +290,43 @@ int bpf_map_get_next_key(int fd, const void *key, void *next_key)
 	return 0;
 }
 
+/* Whether bpf_map_lookup_batch() refuses, as a kernel without it does; and its calls. */
+static bool no_batch;
+static unsigned int batch_calls;
+
+/*
+ * As the kernel's: from the position in_batch holds (the start if NULL),
+ * up to *count entries, the next position into out_batch; -ENOENT with
+ * the entries it did copy once it reached the end.
+ */
+int bpf_map_lookup_batch(int fd, void *in_batch, void *out_batch, void *keys, void *values,
+			 __u32 *count, const struct bpf_map_batch_opts *opts)
+{
+	struct fake_map *m = map_of(fd);
+	__u32 at = 0, n = 0;
+
+	(void)opts;
+	if (!m)
+		return fail_with(EBADF);
+	batch_calls++;
+	if (no_batch)
+		return fail_with(EINVAL);
+	if (in_batch)
+		memcpy(&at, in_batch, sizeof(at));
+	for (; at < m->n && n < *count; at++, n++) {
+		if (is_array(m))
+			memcpy((unsigned char *)keys + n * m->key_size, &at, sizeof(at));
+		else
+			memcpy((unsigned char *)keys + n * m->key_size, m->keys + at * m->key_size,
+			       m->key_size);
+		memcpy((unsigned char *)values + n * m->value_size, m->values + at * m->value_size,
+		       m->value_size);
+	}
+	*count = n;
+	memcpy(out_batch, &at, sizeof(at));
+	return at < m->n ? 0 : fail_with(ENOENT);
+}
+
 int bpf_map_create(enum bpf_map_type type, const char *name, __u32 key_size, __u32 value_size,
 		   __u32 max_entries, const struct bpf_map_create_opts *opts)
 {
@@ -347,7 +386,7 @@ static void make_maps(void)
 	pm.fd[PIN_GLOBAL_RULES] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_rule), 2);
 	pm.fd[PIN_SETUID_RULES] = fake_map(BPF_MAP_TYPE_ARRAY, 4, sizeof(struct argguard_rule), 2);
 	pm.fd[PIN_UID_RULES] = fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_uid_key),
-					sizeof(struct argguard_rule), MAX_ENTRIES);
+					sizeof(struct argguard_rule), 2 * MAX_ENTRIES);
 	pm.fd[PIN_CGROUP_RULES] = fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_cgroup_key),
 					   sizeof(struct argguard_rule), MAX_ENTRIES);
 	pm.fd[PIN_CGROUP_IDS] = fake_map(BPF_MAP_TYPE_HASH, sizeof(struct argguard_cgroup_id_key),
@@ -660,8 +699,104 @@ static void apply_dates_and_clears_slots(void)
 	      "a slot taken afresh loses its uids' counts");
 }
 
+/*
+ * Issue 42: the daemon reads the live policy every tick, in batches. A
+ * policy of more rules than one batch takes reads back as applied, rule
+ * for rule, in a few calls, not two an entry; and the same entry by entry
+ * where the kernel takes no batch read.
+ */
+static void live_policy_reads_back_in_batches(void)
+{
+	char *text = NULL, *applied, *live;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct policy p, back;
+	int err;
+
+	fputs("[global]\nmode = enforce\nmax_total_bytes = 1M\n", f);
+	for (int i = 0; i < 300; i++)
+		fprintf(f, "[uid %d]\nmax_total_bytes = 16M\n", 2000 + i);
+	for (int i = 0; i < 40; i++)
+		fprintf(f, "[cgroup /bench-rules/cg-%03d]\nmax_argc = %d\n", i, 100 + i);
+	fclose(f);
+	make_maps();
+	parse(text, &p);
+	free(text);
+	applied = policy_canonical_text(&p);
+	/* Twice: the other set holds the same rules, which the read must leave out. */
+	CHECK(!policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED) &&
+		      !policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED),
+	      "300 uid and 40 cgroup rules applied");
+	policy_free(&p);
+	for (int walk = 0; walk < 2; walk++) {
+		no_batch = walk;
+		batch_calls = 0;
+		err = policy_maps_read_live(&pm, &back);
+		CHECK(!err && back.n_uids == 300 && back.n_cgroups == 40,
+		      "%s: read back, %zu uid and %zu cgroup rules (%d)",
+		      walk ? "entry by entry" : "in batches", err ? 0 : back.n_uids,
+		      err ? 0 : back.n_cgroups, err);
+		if (err)
+			continue;
+		live = policy_canonical_text(&back);
+		CHECK(live && applied && !strcmp(live, applied),
+		      "%s: the live policy's text is the applied one's",
+		      walk ? "entry by entry" : "in batches");
+		if (!walk) /* 600 uid keys (both sets): 3 batches; 80 cgroup keys: 1 */
+			CHECK(batch_calls == 4, "in batches: %u calls for 680 entries",
+			      batch_calls);
+		else
+			CHECK(batch_calls == 2,
+			      "entry by entry: each map's batch refused once (%u)", batch_calls);
+		free(live);
+		policy_free(&back);
+	}
+	no_batch = false;
+	free(applied);
+}
+
+/* The size maps read in batches too: a per-CPU array's entries and a hash's, each where it was. */
+static void sizes_read_back_in_batches(void)
+{
+	struct argguard_sizes one = { 0 }, uid_counts = { 0 };
+	struct argguard_sizes_by_uid_key uid_key = { .size_slot = 3, .uid = 1000 };
+	struct argguard_largest top = { 0 };
+	struct size_data d;
+	struct policy p;
+	__u32 at;
+
+	make_maps();
+	parse("[global]\nmode = enforce\n[uid 1000]\nmax_argc = 100\n", &p);
+	CHECK(!policy_maps_apply(&pm, &p, "/nonexistent", ARGGUARD_POLICY_APPLIED), "an apply");
+	policy_free(&p);
+	for (at = 0; at < ARGGUARD_SIZE_ENTRIES; at++) {
+		one.count[ARGGUARD_SIZE_TOTAL_BYTES][0] = at;
+		top.total_bytes[0] = at == 3 ? 5000 : 0;
+		bpf_map_update_elem(pm.fd[PIN_SIZES], &at, &one, BPF_ANY);
+		bpf_map_update_elem(pm.fd[PIN_LARGEST], &at, &top, BPF_ANY);
+	}
+	uid_counts.count[ARGGUARD_SIZE_TOTAL_BYTES][1] = 7;
+	bpf_map_update_elem(pm.fd[PIN_SIZES_BY_UID], &uid_key, &uid_counts, BPF_ANY);
+	CHECK(!policy_maps_read_live(&pm, &p), "the live policy read");
+	batch_calls = 0;
+	CHECK(!sizes_maps_read(&pm, &p, "/nonexistent", &d), "the size maps read");
+	CHECK(batch_calls == 4, "in 4 batch calls, one a map (%u)", batch_calls);
+	CHECK(d.hist[3].count[ARGGUARD_SIZE_TOTAL_BYTES][0] == 3 &&
+		      d.denied[5].count[ARGGUARD_SIZE_TOTAL_BYTES][0] == ARGGUARD_SIZE_DENIED + 5,
+	      "each slot's counts, what ran and what was denied, from its own entry");
+	CHECK(d.n_uids == 1 && d.uids[0].uid == 1000 && d.uids[0].slot == 3 &&
+		      d.uids[0].hist.count[ARGGUARD_SIZE_TOTAL_BYTES][1] == 7,
+	      "the uid's counts (%zu uids)", d.n_uids);
+	CHECK(d.n_largest == 1 && d.largest[0].total_bytes == 5000,
+	      "the largest exec, from slot 3's table (%zu)", d.n_largest);
+	size_data_free(&d);
+	policy_free(&p);
+}
+
 int main(void)
 {
+	live_policy_reads_back_in_batches();
+	sizes_read_back_in_batches();
 	apply_dates_and_clears_slots();
 	apply_waits_for_mkdirs_before_it_indexes();
 	full_index_is_counted_not_failed();

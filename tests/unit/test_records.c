@@ -287,14 +287,14 @@ static void audit_message_has_the_fields_in_order(void)
 
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
 		      !strcmp(msg,
-			      "op=argguard-exec verdict=\"deny\" scope=\"cgroup\" rule_id=\"4242\" "
-			      "limit=\"max_total_bytes\" limit_value=\"1048576\" errno=\"E2BIG\" "
-			      "pid=\"42\" ppid=\"1\" uid=\"1000\" euid=\"1000\" gid=\"100\" "
-			      "cgroup_id=\"4243\" comm=\"execsize\" filename=\"/bin/true\" "
-			      "argc=\"33\" envc=\"1\" total_bytes=\"4194321\" "
-			      "argv_bytes=\"4194304\" envp_bytes=\"17\" orig_argc=\"33\" "
-			      "sizes=\"exact\" secureexec=\"false\" argv_head_bytes=\"10\" "
-			      "argv_head_truncated=\"true\" head_source=\"caller\" "
+			      "op=argguard-exec verdict=\"deny\" scope=\"cgroup\" rule_id=4242 "
+			      "limit=\"max_total_bytes\" limit_value=1048576 errno=\"E2BIG\" "
+			      "pid=42 ppid=1 uid=1000 euid=1000 gid=100 "
+			      "cgroup_id=4243 comm=\"execsize\" filename=\"/bin/true\" "
+			      "argc=33 envc=1 total_bytes=4194321 "
+			      "argv_bytes=4194304 envp_bytes=17 orig_argc=33 "
+			      "sizes=\"exact\" secureexec=false argv_head_bytes=10 "
+			      "argv_head_truncated=true head_source=\"caller\" "
 			      "cgroup=\"/ci/job\" "
 			      "rule_cgroup=\"/ci\" argv_head=2F62696E2F7472756500"),
 	      "the exec's audit message: %s", msg);
@@ -338,11 +338,10 @@ static void audit_message_names_the_user_namespace_owner(void)
 	char msg[8192];
 
 	CHECK(audit_message_of_subordinate_uid(1000, msg, sizeof(msg)) &&
-		      strstr(msg,
-			     " uid=\"100005\" euid=\"100005\" gid=\"100\" userns_owner=\"1000\" "),
+		      strstr(msg, " uid=100005 euid=100005 gid=100 userns_owner=1000 "),
 	      "userns_owner follows the ids: %s", msg);
 	CHECK(audit_message_of_subordinate_uid(0, msg, sizeof(msg)) &&
-		      strstr(msg, " userns_owner=\"0\" "),
+		      strstr(msg, " userns_owner=0 "),
 	      "a namespace root made: %s", msg);
 }
 
@@ -384,6 +383,30 @@ static void audit_message_tells_hex_from_a_name_of_hex_digits(void)
 	strcpy(e.filename, "/tmp/\"a\"");
 	audit_message(&e, NULL, msg, sizeof(msg));
 	CHECK(strstr(msg, " filename=2F746D702F226122 "), "a quote: the value in hex: %s", msg);
+}
+
+/*
+ * ausearch finds a user message's fields by the first "uid=", "exe=",
+ * "res=" or "comm=" past the kernel's own (ausearch-parse.c, parse_user()):
+ * names the caller chose may not hold one. The offender's uid is the first
+ * uid= of the message, bare.
+ */
+static void audit_message_holds_no_field_a_caller_named(void)
+{
+	struct argguard_event e = sample();
+	char msg[8192];
+	const char *uid;
+
+	strcpy(e.comm, " pid=1 uid=0");
+	strcpy(e.filename, "/tmp/res=ok;exe=/bin/su");
+	audit_message(&e, "/ci/uid=0", msg, sizeof(msg));
+	uid = strstr(msg, "uid=");
+	CHECK(strstr(msg, " comm=207069643D31207569643D30 ") &&
+		      strstr(msg, " filename=2F746D702F7265733D6F6B3B6578653D2F62696E2F7375 ") &&
+		      strstr(msg, " cgroup=2F63692F7569643D30") && !strstr(msg, "res=") &&
+		      !strstr(msg, "exe=") && strstr(msg, " pid=") == strstr(msg, " pid=42 ") &&
+		      uid && uid == strstr(msg, " uid=1000 ") + 1,
+	      "a name with an '=': in hex; the first pid= and uid= the offender's: %s", msg);
 }
 
 /* A field that does not fit is left out, and the message says which. */
@@ -460,10 +483,10 @@ static void audit_summary_says_what_was_lost(void)
 	char msg[8192];
 
 	CHECK(linux_audit_message(&r, msg, sizeof(msg)) == 0 &&
-		      !strcmp(msg, "op=argguard-summary verdict=\"summary\" suppressed=\"5\" "
-				   "suppressed_by_uid=\"1000:5\" lost=\"3\" lost_ring_full=\"2\" "
-				   "lost_log_backlog=\"1\" lost_malformed=\"0\" "
-				   "lost_held_at_exit=\"0\" interval_s=\"0.000\""),
+		      !strcmp(msg, "op=argguard-summary verdict=\"summary\" suppressed=5 "
+				   "suppressed_by_uid=\"1000:5\" lost=3 lost_ring_full=2 "
+				   "lost_log_backlog=1 lost_malformed=0 "
+				   "lost_held_at_exit=0 interval_s=0.000"),
 	      "the summary's audit message: %s", msg);
 }
 
@@ -649,6 +672,7 @@ int main(void)
 	audit_message_leaves_out_what_is_unknown();
 	audit_message_names_the_user_namespace_owner();
 	audit_message_tells_hex_from_a_name_of_hex_digits();
+	audit_message_holds_no_field_a_caller_named();
 	audit_message_names_the_fields_it_leaves_out();
 	audit_message_leaves_out_the_head_first();
 	audit_summary_says_what_was_lost();

@@ -202,7 +202,7 @@ test_audit_message_names_the_cgroup_it_leaves_out() {
 	r=$(exec_in_deep_cgroup)
 	pid=$(jq -r .pid <<<"$r")
 	for ((i = 0; i < 50; i++)); do
-		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .*pid=\"$pid\"" || true)
+		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .* pid=$pid " || true)
 		[[ -n $found ]] && break
 		sleep 0.1
 	done
@@ -481,16 +481,145 @@ test_denied_exec_is_in_the_linux_audit_log() {
 	records=$(new_records 1 "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
 	pid=$(jq -r .pid <<<"$records")
 	for ((i = 0; i < 50; i++)); do
-		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .*pid=\"$pid\"" || true)
+		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .* pid=$pid " || true)
 		[[ -n $found ]] && break
 		sleep 0.1
 	done
 	echo "ausearch: $found"
 	[[ $found == *'verdict="deny"'* ]] || fail "expected ausearch -m TRUSTED_APP to find the denial of pid $pid"
-	[[ $found == *'argv_bytes="'$(jq -r .argv_bytes <<<"$records")'"'* ]] ||
+	[[ $found == *' argv_bytes='$(jq -r .argv_bytes <<<"$records")' '* ]] ||
 		fail "expected the audit message to carry argv_bytes"
 	journalctl -o json _SYSTEMD_UNIT=argguard.service _UID=0 ARGGUARD_VERDICT=deny ARGGUARD_PID="$pid" | jq -e . >/dev/null ||
 		fail "expected journalctl ARGGUARD_VERDICT=deny to find the same exec, pid $pid"
+}
+
+# audit_exec PID [ARG...]: argguard's audit records of the exec of PID that
+# ausearch -m TRUSTED_APP ARG... finds, by the pid query argguard-records(5)
+# gives: ausearch -p matches the kernel's pid=, the daemon's.
+audit_exec() {
+	local pid=$1
+	shift
+	ausearch -m TRUSTED_APP "$@" --raw 2>/dev/null | grep "msg='op=argguard-exec .* pid=$pid " || true
+}
+
+# wait_audit_exec PID [ARG...]: audit_exec, once auditd has the record (5 s).
+wait_audit_exec() {
+	local i found=
+	for ((i = 0; i < 50; i++)); do
+		found=$(audit_exec "$@")
+		[[ -z $found ]] || break
+		sleep 0.1
+	done
+	echo "ausearch -m TRUSTED_APP ${*:2}, pid $1: ${found:-(none)}" >&2
+	[[ -n $found ]] || fail "expected ausearch -m TRUSTED_APP ${*:2} to find the exec of pid $1"
+	printf '%s\n' "$found"
+}
+
+# How many lines of the running daemon's journal match PATTERN.
+daemon_said_count() {
+	journalctl -u argguard.service --no-pager -o cat \
+		_SYSTEMD_INVOCATION_ID="$(systemctl show -p InvocationID --value argguard.service)" |
+		grep -c -- "$1" || true
+}
+
+# said_more_than N PATTERN: the daemon's journal has more than N lines matching PATTERN.
+said_more_than() { (($(daemon_said_count "$2") > $1)); }
+
+# audit_lost: what the textfile counts lost by the audit sink.
+audit_lost() { prom_value 'argguard_records_lost_total{sink="audit"}' <"$TEXTFILE"; }
+lost_more_than() { (($(audit_lost) > $1)); }
+
+# With the kernel's auditing off (auditctl -e 0; on Debian 12 a restart of
+# systemd-journald does it too), the kernel acks a user message and drops
+# it. The daemon says so, counts the record lost, and says when auditing is
+# on again, and the next record is in the audit log.
+test_kernel_auditing_off_is_said_and_its_records_counted_lost() {
+	local off on lost r pid
+	trap 'auditctl -e 1 >/dev/null' EXIT
+	off=$(daemon_said_count "the kernel's auditing is off") lost=$(audit_lost)
+	on=$(daemon_said_count "the kernel's auditing is on again")
+	auditctl -e 0 >/dev/null
+	sleep 1.1 # the sink asks the kernel at most once a second
+	r=$(new_records 1 "${AS_TESTER[@]}" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	pid=$(jq -r .pid <<<"$r")
+	wait_for 10 said_more_than "$off" "the kernel's auditing is off" ||
+		fail "expected the daemon to say the kernel's auditing is off"
+	wait_for 15 lost_more_than "$lost" ||
+		fail "expected the record the kernel dropped counted lost by the audit sink: $(audit_lost), $lost before"
+	assert_eq "" "$(audit_exec "$pid")" "the audit log's records of pid $pid, auditing off"
+	auditctl -e 1 >/dev/null
+	sleep 1.1
+	r=$(new_records 1 "${AS_TESTER[@]}" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	wait_audit_exec "$(jq -r .pid <<<"$r")" -ui "$TESTER" >/dev/null
+	wait_for 10 said_more_than "$on" "the kernel's auditing is on again" ||
+		fail "expected the daemon to say the kernel's auditing is on again"
+}
+
+# A user's denial: ausearch -ui finds it by the user's uid and the pid query
+# by its pid, and neither by root's uid, another uid or the daemon's pid. The
+# kernel's own part of the message names the daemon, as it must: ausearch -p
+# finds the record by the daemon's pid, not by the offender's.
+test_ausearch_finds_a_denial_by_the_offenders_uid_and_pid() {
+	local r pid daemon found
+	r=$(new_records 1 "${AS_TESTER[@]}" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	pid=$(jq -r .pid <<<"$r") daemon=$(daemon_pid)
+	assert_eq "deny $TESTER" "$(jq -r '"\(.verdict) \(.uid)"' <<<"$r")" "the record's verdict and uid"
+	found=$(wait_audit_exec "$pid" -ui "$TESTER")
+	assert_eq 1 "$(grep -c . <<<"$found")" "records that ausearch -ui $TESTER and the pid query find"
+	[[ $found == *"pid=$daemon uid=0 "*"msg='op=argguard-exec verdict=\"deny\" "* ]] ||
+		fail "expected the kernel's part to name the daemon, pid $daemon, uid 0"
+	assert_eq 1 "$(audit_exec "$pid" | grep -c .)" "records the pid query alone finds"
+	assert_eq 1 "$(audit_exec "$pid" -ui "$TESTER" -sv no | grep -c .)" "records ausearch -sv no finds"
+	assert_eq "" "$(audit_exec "$pid" -ui 0)" "records ausearch -ui 0 finds"
+	assert_eq "" "$(audit_exec "$pid" -ui $((TESTER + 1)))" "records ausearch -ui $((TESTER + 1)) finds"
+	assert_eq "" "$(audit_exec "$daemon")" "argguard-exec records the pid query finds for the daemon's pid"
+	assert_eq "" "$(audit_exec "$pid" -p "$pid")" "records ausearch -p $pid (the offender's) finds"
+	assert_eq 1 "$(audit_exec "$pid" -p "$daemon" | grep -c .)" "records ausearch -p $daemon (the daemon's) finds"
+}
+
+# For ausearch -p, the kernel's own record of the refused exec: an audit
+# rule on execve's exit with E2BIG, as argguard-records(5) gives it.
+test_ausearch_p_finds_the_kernels_record_of_the_refused_exec() {
+	local r pid found= i rule=(-F arch=b64 -S execve,execveat -F exit=-E2BIG -F key=argguard-refused)
+	auditctl -a always,exit "${rule[@]}" >/dev/null || fail "could not add the audit rule"
+	trap 'auditctl -d always,exit '"${rule[*]}"' >/dev/null' EXIT
+	r=$(new_records 1 "${AS_TESTER[@]}" "$HELPERS/execsize" $(($(live_limit) + 1)) 0 /bin/true)
+	pid=$(jq -r .pid <<<"$r")
+	for ((i = 0; i < 50; i++)); do
+		found=$(ausearch -k argguard-refused -p "$pid" -ui "$TESTER" --raw 2>/dev/null || true)
+		[[ -z $found ]] || break
+		sleep 0.1
+	done
+	echo "ausearch -k argguard-refused -p $pid -ui $TESTER: $found"
+	[[ $found == *"type=SYSCALL "*" exit=-7 "*" pid=$pid "*" uid=$TESTER "* ]] ||
+		fail "expected the kernel's SYSCALL record of pid $pid's refused execve"
+	assert_eq "" "$(ausearch -k argguard-refused -p "$pid" -ui 0 --raw 2>/dev/null || true)" \
+		"records ausearch -k argguard-refused -p $pid -ui 0 finds"
+}
+
+# A caller names its program and the file it runs: a name that spells
+# fields (" pid=1 uid=0", "res=ok", "exe=") is written in hex, so that
+# ausearch reads the offender's uid, the daemon's exe= and res=failed, not
+# the caller's: the record is not found as root's, as pid 1's or as a
+# success, and is found by the daemon's program.
+test_names_that_spell_audit_fields_move_no_ausearch_match() {
+	local r pid found exe limit odd=' pid=1 uid=0' target=/tmp/argguard-res=ok,exe=
+	limit=$(live_limit) exe=$(readlink "/proc/$(daemon_pid)/exe")
+	cp "$HELPERS/execsize" "/tmp/$odd"
+	cp /bin/true "$target"
+	trap "rm -f '/tmp/$odd' '$target'" EXIT
+	r=$(new_records 1 "${AS_TESTER[@]}" "/tmp/$odd" $((limit + 1)) 0 "$target")
+	pid=$(jq -r .pid <<<"$r")
+	assert_eq "$odd $target" "$(jq -r '"\(.comm) \(.filename)"' <<<"$r")" "the record's comm and filename"
+	found=$(wait_audit_exec "$pid" -ui "$TESTER")
+	[[ $found == *" comm=$(printf '%s' "$odd" | od -An -tx1 | tr -d ' \n' | tr a-f A-F) "* ]] ||
+		fail "expected the comm in hex"
+	[[ $found != *"$target"* && $found != *"res=ok"* ]] || fail "expected the filename in hex"
+	assert_eq "" "$(audit_exec "$pid" -ui 0)" "records ausearch -ui 0 finds"
+	assert_eq "" "$(audit_exec 1)" "argguard-exec records the pid query finds for pid 1"
+	assert_eq "" "$(audit_exec "$pid" -sv yes)" "records ausearch -sv yes finds"
+	assert_eq 1 "$(audit_exec "$pid" -sv no | grep -c .)" "records ausearch -sv no finds"
+	assert_eq 1 "$(audit_exec "$pid" -x "$exe" | grep -c .)" "records ausearch -x $exe finds"
 }
 
 # The JSON log's envelope: every line since a denial, over a restart and a

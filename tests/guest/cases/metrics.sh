@@ -3,17 +3,9 @@
 # Debian's prometheus-node-exporter serves (the guest runs the daemon with
 # --metrics-dir, vm/run.sh).
 
-TEXTFILE_DIR=/var/lib/prometheus/node-exporter
-TEXTFILE=$TEXTFILE_DIR/argguard.prom
 NODE_EXPORTER=http://127.0.0.1:9100/metrics
 
-# prom_value METRIC: the value of METRIC (with its labels, as exposed) on stdin.
-prom_value() { awk -v m="$1" '$1 == m { print $2 }'; }
-
 scrape() { curl -fsS --max-time 30 "$NODE_EXPORTER"; }
-
-# textfile_says METRIC VALUE: the textfile has METRIC at VALUE.
-textfile_says() { [[ -f $TEXTFILE && $(prom_value "$1" <"$TEXTFILE") == "$2" ]]; }
 
 test_status_json_counts_a_denied_exec() {
 	local before after limit json
@@ -176,6 +168,59 @@ test_drift_from_the_policy_file_is_shown_until_a_reload() {
 	diff=$(argguard policy show --diff) || rc=$?
 	assert_eq "0:" "$rc:$diff" "policy show --diff after the reload"
 	trap - EXIT
+}
+
+# Abuse (issue 42): the daemon parses the policy file and its fragments
+# again only when stat() says one changed. A user can write none of them;
+# root's rewrite of the same size, its mtime put back, changes the ctime; a
+# fragment given to a user changes its ctime too, and is refused. Each shows
+# on the drift gauge within a tick or two. (A rewrite within one tick of
+# the filesystem's clock: test_policy_diff's settle_just_written_files.)
+test_drift_cache_a_user_cannot_hide_an_edit() {
+	local dir=$POLICY_FILE.d site edited mtime
+	cp "$POLICY_FILE" /tmp/argguard-site.conf
+	trap 'mv /tmp/argguard-site.conf "$POLICY_FILE"; rm -rf "$POLICY_FILE.d"; systemctl reload argguard.service' EXIT
+	systemctl reload argguard.service
+	wait_for 15 textfile_says argguard_policy_drift 0 ||
+		fail "expected argguard_policy_drift 0 in $TEXTFILE once the file is applied"
+
+	if "${AS_TESTER[@]}" sh -c "echo '[uid $TESTER]' >>'$POLICY_FILE'" 2>/dev/null; then
+		fail "expected the tester unable to write $POLICY_FILE"
+	fi
+	if "${AS_TESTER[@]}" mkdir "$dir" 2>/dev/null; then
+		fail "expected the tester unable to make $dir"
+	fi
+	mkdir -m 0755 "$dir"
+	if "${AS_TESTER[@]}" sh -c "echo '[uid $TESTER]' >'$dir/99-mine.conf'" 2>/dev/null; then
+		fail "expected the tester unable to add a fragment to $dir"
+	fi
+	textfile_says argguard_policy_drift 0 || fail "expected no drift from an empty $dir"
+
+	# The same inode, the same size, the same mtime: only the ctime moves.
+	site=$(cat "$POLICY_FILE")
+	edited=${site/$'\nmax_total_bytes = 1M'/$'\nmax_total_bytes = 2M'}
+	[[ $edited != "$site" && ${#edited} == "${#site}" ]] ||
+		fail "expected a same-size edit of the site's max_total_bytes = 1M"
+	mtime=$(stat -c %.9Y "$POLICY_FILE")
+	printf '%s\n' "$edited" >"$POLICY_FILE"
+	touch -m -d "@$mtime" "$POLICY_FILE"
+	assert_eq "$mtime" "$(stat -c %.9Y "$POLICY_FILE")" "the rewritten file's mtime, put back"
+	wait_for 15 textfile_says argguard_policy_drift 1 ||
+		fail "expected argguard_policy_drift 1 once the file was rewritten, mtime put back"
+	printf '%s\n' "$site" >"$POLICY_FILE"
+	wait_for 15 textfile_says argguard_policy_drift 0 ||
+		fail "expected argguard_policy_drift 0 with the file as applied again"
+
+	# A fragment given to the tester: refused, and the gauge says so.
+	printf '; nothing yet\n' >"$dir/50-given.conf"
+	chmod 0644 "$dir/50-given.conf"
+	sleep 6 # a tick reads it: it changes nothing
+	textfile_says argguard_policy_drift 0 || fail "expected no drift from a comment-only fragment"
+	chown "$TESTER" "$dir/50-given.conf"
+	wait_for 15 textfile_says argguard_policy_drift 1 ||
+		fail "expected argguard_policy_drift 1 once a fragment is the tester's"
+	[[ $(status_policy_file) == *"refusing $dir/50-given.conf: it belongs to uid $TESTER"* ]] ||
+		fail "expected status to say the tester's fragment is refused: $(status_policy_file)"
 }
 
 # A file with an error: status names FILE:LINE, the diff exits 2, the

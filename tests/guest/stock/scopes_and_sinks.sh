@@ -322,7 +322,7 @@ test_stock_records_are_in_the_journal_with_structured_fields() {
 audit_message() {
 	local i found=
 	for ((i = 0; i < 50; i++)); do
-		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .* pid=\"$1\"" |
+		found=$(ausearch -m TRUSTED_APP 2>/dev/null | grep "op=argguard-exec .* pid=$1 " |
 			tail -n 1 || true)
 		[[ -z $found ]] || break
 		sleep 0.1
@@ -332,7 +332,7 @@ audit_message() {
 	printf '%s\n' "$found"
 }
 
-# audit_has MESSAGE PAIR...: each PAIR (name="value", or !name for none) is
+# audit_has MESSAGE PAIR...: each PAIR (name="value", name=N, or !name for none) is
 # in the audit MESSAGE.
 audit_has() {
 	local msg=$1 pair
@@ -341,7 +341,7 @@ audit_has() {
 		if [[ $pair == !* ]]; then
 			[[ $msg != *" ${pair#!}="* ]] || fail "expected no ${pair#!} in the audit message"
 		else
-			[[ $msg == *" $pair"* ]] || fail "expected $pair in the audit message"
+			[[ $msg == *" $pair"[" '"]* ]] || fail "expected $pair in the audit message"
 		fi
 	done
 }
@@ -354,7 +354,7 @@ test_stock_records_are_in_the_linux_audit_log() {
 	pid=$(jq -r .pid <<<"$records")
 	msg=$(audit_message "$pid")
 	audit_has "$msg" 'verdict="deny"' 'scope="global"' 'limit="max_total_bytes"' \
-		'limit_value="65536"' 'errno="E2BIG"' 'total_bytes="100000"' '!argv_bytes' \
+		'limit_value=65536' 'errno="E2BIG"' 'total_bytes=100000' '!argv_bytes' \
 		'!envp_bytes' 'comm="execsize"' 'filename="/bin/true"' \
 		"cgroup=\"$(jq -r .cgroup <<<"$records")\"" 'res=failed'
 
@@ -362,7 +362,7 @@ test_stock_records_are_in_the_linux_audit_log() {
 	records=$(new_records 1 "$HELPERS/execsize" 100000 0 /bin/true)
 	pid=$(jq -r .pid <<<"$records")
 	msg=$(audit_message "$pid")
-	audit_has "$msg" 'verdict="would-deny"' 'total_bytes="100000"' '!errno' 'res=success'
+	audit_has "$msg" 'verdict="would-deny"' 'total_bytes=100000' '!errno' 'res=success'
 
 	records=$(new_records 1 refuse_exploit2010)
 	pid=$(jq -r .pid <<<"$records")
