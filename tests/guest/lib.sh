@@ -301,13 +301,15 @@ denied_execs_entries() {
 	done | awk '{ n += $1 } END { print n + 0 }'
 }
 
-# daemon_said TEXT: the running daemon has written TEXT (a grep pattern) to its
-# journal since it started, its loader process included (a PID of its own).
-daemon_said() {
+# What the running daemon has written to its journal since it started, its
+# loader process included (a PID of its own).
+daemon_journal() {
 	journalctl -u argguard.service --no-pager \
-		_SYSTEMD_INVOCATION_ID="$(systemctl show -p InvocationID --value argguard.service)" |
-		grep -- "$1" >/dev/null
+		_SYSTEMD_INVOCATION_ID="$(systemctl show -p InvocationID --value argguard.service)"
 }
+
+# daemon_said TEXT: daemon_journal has TEXT (a grep pattern).
+daemon_said() { daemon_journal | grep -- "$1" >/dev/null; }
 
 # daemon_says PATTERN: wait up to 10 s for daemon_said PATTERN. The unit is
 # ready before journald has filed every line the daemon wrote on the way.

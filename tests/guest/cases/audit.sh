@@ -516,11 +516,7 @@ wait_audit_exec() {
 }
 
 # How many lines of the running daemon's journal match PATTERN.
-daemon_said_count() {
-	journalctl -u argguard.service --no-pager -o cat \
-		_SYSTEMD_INVOCATION_ID="$(systemctl show -p InvocationID --value argguard.service)" |
-		grep -c -- "$1" || true
-}
+daemon_said_count() { daemon_journal | grep -c -- "$1" || true; }
 
 # said_more_than N PATTERN: the daemon's journal has more than N lines matching PATTERN.
 said_more_than() { (($(daemon_said_count "$2") > $1)); }
